@@ -73,10 +73,12 @@ class Verdict:
     message: str = ""
     combo: Combo | None = None
     action: Action | None = None  # the action resolved to concrete cards, when legal
+    detail: Any = None  # what the game's check learned, handed to its _apply
 
     @classmethod
-    def ok(cls, message: str = "legal", combo: Combo | None = None, action: Action | None = None):
-        return cls(True, Reason.OK, message, combo, action)
+    def ok(cls, message: str = "legal", combo: Combo | None = None, action: Action | None = None,
+           detail: Any = None):
+        return cls(True, Reason.OK, message, combo, action, detail)
 
     @classmethod
     def no(cls, reason: Reason, message: str):
@@ -204,6 +206,10 @@ class Game(Generic[S, O]):
             raise InvalidAction(f"{self.id} is played by {self.min_seats}-{self.max_seats} seats, not {seats}",
                                 Reason.BAD_SEAT_COUNT)
         return self._deal(options, seed, entropy, seats)
+
+    def deal_events(self, state: S) -> list[Event]:
+        """Events announcing a fresh deal (one DEAL per seat with its cards)."""
+        return []
 
     def check(self, state: S, action: Action) -> Verdict:
         """Is ``action`` legal now? Never raises for a well-formed action; changes nothing."""

@@ -1,0 +1,515 @@
+"""斗地主 Dou Dizhu, QQ rules, as implemented (spec: rules/doudizhu.md; seed: doudizhu.zh.txt).
+
+Deal (rules 1-2): one 54-card deck, 17 cards to each of seats 0-2, 3 to the kitty; seat s is
+followed by (s + 1) mod 3. Deal n of a round (n = 0, then 1, 2 ... after all-pass redeals)
+shuffles with the stream labelled ``deal/n`` of the round's deal key (rng.py); the first
+17 cards go to seat 0, the next 17 to seat 1, then seat 2, the last 3 to the kitty.
+
+Bidding (rules 3-7): from the first bidder in seat order, each seat bids once: 1, 2, 3
+(ActionType.BID, value) or passes (PASS); a bid must exceed every earlier bid. A bid of 3 ends
+bidding at once; otherwise after three decisions the highest bidder is landlord. Three passes:
+the service redeals itself (event REDEAL, deal n + 1) and bidding restarts from the same first
+bidder. The first bidder is ``options.first_bidder`` or, when -1, drawn from the stream
+``first_bidder``; for round k of a match the caller passes the rotated seat (Score returns
+``next_first_bidder``). The landlord takes the kitty, which becomes public in every view.
+
+Play (rules 8-12): the landlord leads; each seat plays a combination that beats the table or
+passes; after two passes in a row the last player leads anything; a leader may not pass. The
+round ends when a hand is empty. Combinations, comparison and kicker rules 10-11 live in
+``ddz_hot.py`` (compiled). Variant choices: kickers never share the rank of their body (11a);
+the rocket is not used as kickers unless ``rocket_as_kickers`` (11b); four + two singles may
+be a pair (11c); four + two pairs need two different ranks (11d); at most 3 single wings of a
+rank, none of a body rank (11e/f); a bomb may be split (11g). A multiset with several
+readings (11i) is legal if any reading beats the table; a play may declare its reading
+(Action.declared = kind name); otherwise the referee takes the reading that beats the table,
+on a free lead the one with the largest body, then the highest main rank. The legal-action
+list (rule 12) has each rank multiset once; when a caller names ranks only, the cards taken
+are, for each rank, the ones with the lowest ids (suits S, H, D, C).
+
+Scoring (rules 13-16): base = winning bid; multiplier = 2^(bombs and rockets played), x2 more
+for spring (landlord out, no farmer played a card) or anti-spring (a farmer out, landlord
+played one hand). Landlord wins: landlord +2 x base x multiplier, farmers -base x multiplier
+each; loses: the signs flip. Escape (ABANDON, any seat at any time): that seat loses
+base x multiplier x 3 (3 if nobody has bid yet, base = highest bid so far), the others score
+0, and the house takes the penalty, so points + house sum to 0.
+
+Coins (rules 17-18), the ``scoring`` option: ``coins_fixed_fee`` X = base x multiplier x
+(2 landlord, 1 farmer), loser -(X*N + A), winner X*N - A, the house takes A from everyone;
+``coins_rake``: X = 2 x base landlord, base farmer; loser pays X*multiplier*N, winner gets
+X*multiplier*N*9/10 rounded down, the house keeps the rest. On an escape the escaper pays
+penalty*N (+ A under the fixed fee) to the house. Points are always reported too.
+
+Level titles: ``title_for(points)``, the seed's table.
+"""
+from __future__ import annotations
+
+import dataclasses
+import marshal
+from dataclasses import dataclass
+from enum import IntEnum
+
+from . import cards as cardlib
+from . import rng, speedups
+from .errors import InvalidAction, Reason
+from .game import Action, ActionType, Combo, Event, Game, Settlement, Verdict, View, option
+
+hot = speedups.load("ddz_hot")
+
+SEATS = 3
+HAND_SIZE = 17
+KITTY_SIZE = 3
+
+Kind = IntEnum("Kind", [(name.upper(), i) for i, name in enumerate(hot.KIND_NAMES) if name])
+
+KIND_LABELS = {
+    Kind.SINGLE: "single 单牌", Kind.PAIR: "pair 对牌", Kind.TRIO: "trio 三张",
+    Kind.TRIO_SINGLE: "trio+single 三带一", Kind.TRIO_PAIR: "trio+pair 三带二",
+    Kind.STRAIGHT: "straight 单顺", Kind.PAIR_STRAIGHT: "pair straight 双顺",
+    Kind.TRIO_STRAIGHT: "trio straight 三顺", Kind.AIRPLANE_SINGLES: "airplane+singles 飞机带单",
+    Kind.AIRPLANE_PAIRS: "airplane+pairs 飞机带对", Kind.FOUR_TWO_SINGLES: "four+two singles 四带二",
+    Kind.FOUR_TWO_PAIRS: "four+two pairs 四带两对", Kind.BOMB: "bomb 炸弹", Kind.ROCKET: "rocket 火箭",
+}
+
+TITLES = ((0, "包身工"), (10, "短工"), (25, "長工"), (40, "佃户"), (80, "貧農"), (140, "漁夫"),
+          (230, "獵人"), (365, "中農"), (500, "富農"), (700, "掌櫃"), (1000, "商人"), (1500, "衙役"),
+          (2200, "小財主"), (3000, "大財主"), (4000, "小地主"), (5500, "大地主"), (7700, "知縣"),
+          (10000, "通判"), (14000, "知府"), (20000, "總督"), (30000, "巡撫"), (45000, "丞相"),
+          (70000, "帝王"))
+
+BIDDING, PLAYING, FINISHED = 0, 1, 2
+PHASE_NAMES = ("bidding", "playing", "finished")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    rocket_as_kickers: bool = option(False, "rule 11b: the two jokers may be used as kickers")
+    scoring: str = option("points", "settlement mode (rules 14, 17, 18)",
+                          allowed=("points", "coins_fixed_fee", "coins_rake"))
+    room_coefficient: int = option(1, "N, the room coefficient of the coin modes", minimum=1,
+                                   maximum=1_000_000)
+    room_fee: int = option(0, "A, the fee the house takes from every player (coins_fixed_fee)",
+                           minimum=0, maximum=1_000_000)
+    first_bidder: int = option(-1, "rule 6: first bidder seat; -1 draws it from the seed",
+                               minimum=-1, maximum=SEATS - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    options: Options
+    seed: bytes
+    entropy: bytes
+    deal_no: int
+    first_bidder: int
+    hands: tuple[int, ...]  # card-id bitmasks per seat
+    kitty: int  # bitmask
+    phase: int
+    bids: tuple[int, ...]  # -1 not yet, 0 passed, 1..3
+    to_act: tuple[int, ...]
+    landlord: int = -1
+    base: int = 0
+    bombs: int = 0
+    table: int = 0  # packed play to beat (ddz_hot), 0 on a free lead
+    table_seat: int = -1
+    table_cards: int = 0  # bitmask
+    passes: int = 0
+    plays: tuple[int, ...] = (0, 0, 0)  # hands played per seat
+    winner: int = -1
+    abandoned: int = -1
+    step: int = 0
+
+    num_seats = SEATS
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == FINISHED
+
+
+# --- cards and combinations -----------------------------------------------------------------
+
+def counts_of_ranks(ranks) -> int:
+    """Packed rank counts (ddz_hot encoding) of rank indexes.
+
+    Raises:
+        InvalidAction: more copies of a rank than one deck has (DUPLICATE_CARD).
+    """
+    counts = [0] * cardlib.NUM_RANKS
+    for r in ranks:
+        counts[r] += 1
+    for r, c in enumerate(counts):
+        if c > (1 if r >= cardlib.SMALL_JOKER else 4):
+            raise InvalidAction(f"{c} cards of rank {cardlib.RANK_CHARS[r]} in one deck",
+                                Reason.DUPLICATE_CARD)
+    return sum(c << (3 * r) for r, c in enumerate(counts))
+
+
+def counts_of_mask(mask: int) -> int:
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += _RANK_UNIT[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
+_RANK_UNIT = tuple(1 << (3 * cardlib.card_rank(c)) for c in range(cardlib.CARDS_PER_DECK))
+
+
+def ranks_of_counts(counts: int) -> tuple[int, ...]:
+    return tuple(r for r in range(cardlib.NUM_RANKS) for _ in range((counts >> (3 * r)) & 7))
+
+
+def parse_hand(text: str) -> int:
+    """Packed counts of a hand given as cards (``3S 3H``) or as a rank string (``33BR``)."""
+    values, are_cards = cardlib.parse_cards_or_ranks(text)
+    return counts_of_ranks(cardlib.ranks_of(values) if are_cards else values)
+
+
+def format_play(play: int) -> str:
+    return cardlib.format_ranks(ranks_of_counts(hot.play_counts(play)))
+
+
+def to_combo(play: int) -> Combo:
+    kind = Kind(hot.play_kind(play))
+    ranks = ranks_of_counts(hot.play_counts(play))
+    return Combo(kind.name.lower(), hot.play_main(play), hot.play_chain(play), len(ranks), ranks,
+                 KIND_LABELS[kind])
+
+
+def _body_size(play: int) -> int:
+    kind, chain = hot.play_kind(play), hot.play_chain(play)
+    if kind in (Kind.STRAIGHT, Kind.PAIR_STRAIGHT, Kind.TRIO_STRAIGHT, Kind.ROCKET):
+        return hot.card_total(hot.play_counts(play))
+    if kind in (Kind.AIRPLANE_SINGLES, Kind.AIRPLANE_PAIRS):
+        return 3 * chain
+    return {Kind.TRIO_SINGLE: 3, Kind.TRIO_PAIR: 3, Kind.FOUR_TWO_SINGLES: 4,
+            Kind.FOUR_TWO_PAIRS: 4}.get(kind, hot.card_total(hot.play_counts(play)))
+
+
+def choose_reading(readings: list[int], table: int, declared: str = "") -> tuple[int, Reason]:
+    """Rule 11i: the reading a play stands for, or (0, reason) when none may be played."""
+    if not readings:
+        return 0, Reason.NOT_A_COMBINATION
+    if declared:
+        readings = [p for p in readings if Kind(hot.play_kind(p)).name.lower() == declared]
+        if not readings:
+            return 0, Reason.DECLARED_READING_INVALID
+    if table:
+        beating = [p for p in readings if hot.beats(p, table)]
+        if not beating:
+            return 0, Reason.DOES_NOT_BEAT
+        return max(beating, key=lambda p: (hot.play_main(p), _body_size(p))), Reason.OK
+    return max(readings, key=lambda p: (_body_size(p), hot.play_main(p))), Reason.OK
+
+
+def classify(counts: int, options: Options = Options()) -> list[int]:
+    """All readings of a rank multiset (packed counts), strongest reading last."""
+    return sorted(hot.readings(counts, options.rocket_as_kickers),
+                  key=lambda p: (_body_size(p), hot.play_main(p)))
+
+
+def legal_plays(hand: int, table: int, options: Options = Options()) -> list[int]:
+    """Rule 12: each distinct legal play once, ordered by kind, chain length, main rank."""
+    plays = hot.legal_plays(hand, table, options.rocket_as_kickers)
+    plays.sort()
+    return plays
+
+
+def legal_rank_strings(hand_text: str, last_text: str, options: Options = Options()) -> list[str]:
+    """The ``referee legal`` answer: legal plays as rank strings sorted 3..R lexicographically.
+
+    ``last_text`` empty is a free lead; otherwise it is read as it would be when led (rule 11i).
+    Raises:
+        InvalidAction: unknown cards, or ``last_text`` is not a combination (NOT_A_COMBINATION).
+    """
+    hand = parse_hand(hand_text)
+    table = 0
+    if last_text.strip():
+        table, reason = choose_reading(classify(parse_hand(last_text), options), 0)
+        if not table:
+            raise InvalidAction(f"{last_text!r} is not a combination", reason)
+    moves = [ranks_of_counts(hot.play_counts(p)) for p in hot.legal_plays(
+        hand, table, options.rocket_as_kickers)]
+    moves.sort()
+    return [cardlib.format_ranks(m) for m in moves]
+
+
+def title_for(points: int) -> str:
+    """Level title (级别) for cumulative points."""
+    title = TITLES[0][1]
+    for threshold, name in TITLES:
+        if points >= threshold:
+            title = name
+    return title
+
+
+def _pick_cards(hand_mask: int, ranks) -> int:
+    """Rule 12: for each rank, the cards of the hand with the lowest ids; 0 if missing."""
+    picked = 0
+    for r in ranks:
+        options = hand_mask & ~picked & _RANK_MASK[r]
+        if not options:
+            return 0
+        picked |= options & -options
+    return picked
+
+
+_RANK_MASK = tuple(sum(1 << c for c in range(cardlib.CARDS_PER_DECK) if cardlib.card_rank(c) == r)
+                   for r in range(cardlib.NUM_RANKS))
+
+
+# --- the game -------------------------------------------------------------------------------
+
+class Doudizhu(Game):
+    id = "doudizhu"
+    name = "斗地主 Dou Dizhu"
+    min_seats = max_seats = SEATS
+    Options = Options
+    presets = {"qq": Options(), "coins_fixed_fee": Options(scoring="coins_fixed_fee"),
+               "coins_rake": Options(scoring="coins_rake")}
+
+    def _deal(self, options: Options, seed: bytes, entropy: bytes, seats: int) -> State:
+        key = rng.deal_key(seed, entropy)
+        first = options.first_bidder
+        if first < 0:
+            first = rng.Stream(key, "first_bidder").randbelow(SEATS)
+        hands, kitty = _deal_cards(key, 0)
+        return State(options, seed, entropy, 0, first, hands, kitty, BIDDING, (-1,) * SEATS, (first,))
+
+    def deal_events(self, state: State) -> list[Event]:
+        events = [Event("DEAL", s, cardlib.from_mask(h)) for s, h in enumerate(state.hands)]
+        return events + [Event("BID_TURN", state.first_bidder)]
+
+    # check ---------------------------------------------------------------------------------
+    def _check(self, state: State, action: Action) -> Verdict:
+        t = action.type
+        if t == ActionType.ABANDON:
+            return Verdict.ok("abandon (escape)")
+        if state.phase == BIDDING:
+            if t == ActionType.PASS:
+                return Verdict.ok("no bid")
+            if t != ActionType.BID:
+                return Verdict.no(Reason.WRONG_PHASE, "bidding: bid 1-3 or pass")
+            if not 1 <= action.value <= 3:
+                return Verdict.no(Reason.BAD_ACTION, f"a bid is 1, 2 or 3, not {action.value}")
+            if action.value <= max(state.bids):
+                return Verdict.no(Reason.BID_TOO_LOW,
+                                  f"bid {action.value} must exceed the highest bid {max(state.bids)}")
+            return Verdict.ok(f"bid {action.value}")
+        if t == ActionType.PASS:
+            if not state.table:
+                return Verdict.no(Reason.MUST_LEAD, "a leader may not pass (rule 8)")
+            return Verdict.ok("pass")
+        if t != ActionType.PLAY:
+            return Verdict.no(Reason.WRONG_PHASE, "playing: play cards or pass")
+        return self._check_play(state, action)
+
+    def _check_play(self, state: State, action: Action) -> Verdict:
+        hand_mask = state.hands[action.seat]
+        if action.cards:
+            if any(not 0 <= c < cardlib.CARDS_PER_DECK for c in action.cards):
+                return Verdict.no(Reason.UNKNOWN_CARD, "card ids are 0..53")
+            mask = cardlib.to_mask(action.cards)
+            if mask.bit_count() != len(action.cards):
+                return Verdict.no(Reason.DUPLICATE_CARD, "a card given twice")
+            if mask & ~hand_mask:
+                missing = cardlib.format_cards(cardlib.from_mask(mask & ~hand_mask))
+                return Verdict.no(Reason.CARDS_NOT_IN_HAND, f"not in hand: {missing}")
+        elif action.ranks:
+            if any(not 0 <= r < cardlib.NUM_RANKS for r in action.ranks):
+                return Verdict.no(Reason.UNKNOWN_CARD, "rank indexes are 0..14")
+            mask = _pick_cards(hand_mask, action.ranks)
+            if not mask:
+                return Verdict.no(Reason.CARDS_NOT_IN_HAND,
+                                  f"hand lacks {cardlib.format_ranks(action.ranks)}")
+        else:
+            return Verdict.no(Reason.BAD_ACTION, "a play needs cards")
+        readings = hot.readings(counts_of_mask(mask), state.options.rocket_as_kickers)
+        play, reason = choose_reading(readings, state.table, action.declared)
+        if not play:
+            text = cardlib.format_cards(cardlib.from_mask(mask))
+            message = {Reason.NOT_A_COMBINATION: f"{text} is not a combination",
+                       Reason.DECLARED_READING_INVALID: f"{text} cannot be read as {action.declared}",
+                       Reason.DOES_NOT_BEAT: f"{text} does not beat "
+                                             f"{format_play(state.table) if state.table else ''}"}[reason]
+            return Verdict.no(reason, message)
+        resolved = dataclasses.replace(action, cards=cardlib.from_mask(mask), ranks=())
+        return Verdict.ok(KIND_LABELS[Kind(hot.play_kind(play))], to_combo(play), resolved, play)
+
+    # apply ---------------------------------------------------------------------------------
+    def _apply(self, state: State, action: Action, verdict: Verdict):
+        step = state.step + 1
+        seat = action.seat
+        if action.type == ActionType.ABANDON:
+            return (dataclasses.replace(state, phase=FINISHED, to_act=(), abandoned=seat, step=step),
+                    [Event("ABANDON", seat), Event("FINISH", -1, values={"abandoned": seat})])
+        if state.phase == BIDDING:
+            return self._apply_bid(state, action, step)
+        if action.type == ActionType.PASS:
+            passes = state.passes + 1
+            nxt = (seat + 1) % SEATS
+            events = [Event("PASS", seat)]
+            if passes == SEATS - 1:
+                events.append(Event("TRICK_WON", nxt))
+                return dataclasses.replace(state, table=0, table_cards=0, passes=0, to_act=(nxt,),
+                                           step=step), events
+            return dataclasses.replace(state, passes=passes, to_act=(nxt,), step=step), events
+        play = verdict.detail
+        mask = cardlib.to_mask(action.cards)
+        hand = state.hands[seat] & ~mask
+        hands = state.hands[:seat] + (hand,) + state.hands[seat + 1:]
+        plays = state.plays[:seat] + (state.plays[seat] + 1,) + state.plays[seat + 1:]
+        bombs = state.bombs + (hot.play_kind(play) in (Kind.BOMB, Kind.ROCKET))
+        events = [Event("PLAY", seat, action.cards, to_combo(play))]
+        if bombs != state.bombs:
+            events.append(Event("BOMB", seat, values={"multiplier": 1 << bombs}))
+        done = hand == 0
+        if done:
+            events.append(Event("FINISH", seat, values={"winner": seat}))
+        return dataclasses.replace(
+            state, hands=hands, plays=plays, bombs=bombs, table=play, table_seat=seat,
+            table_cards=mask, passes=0, to_act=() if done else ((seat + 1) % SEATS,),
+            phase=FINISHED if done else PLAYING, winner=seat if done else -1, step=step), events
+
+    def _apply_bid(self, state: State, action: Action, step: int):
+        seat = action.seat
+        value = action.value if action.type == ActionType.BID else 0
+        bids = state.bids[:seat] + (value,) + state.bids[seat + 1:]
+        events = [Event("BID", seat, values={"bid": value})]
+        if value < 3 and -1 in bids:
+            return dataclasses.replace(state, bids=bids, to_act=((seat + 1) % SEATS,), step=step), events
+        if max(bids) <= 0:  # rule 5: all passed, redeal from a derived stream
+            deal_no = state.deal_no + 1
+            hands, kitty = _deal_cards(rng.deal_key(state.seed, state.entropy), deal_no)
+            events.append(Event("REDEAL", state.first_bidder, values={"deal_no": deal_no}))
+            events += [Event("DEAL", s, cardlib.from_mask(h)) for s, h in enumerate(hands)]
+            return dataclasses.replace(state, deal_no=deal_no, hands=hands, kitty=kitty,
+                                       bids=(-1,) * SEATS, to_act=(state.first_bidder,),
+                                       step=step), events
+        landlord = bids.index(max(bids))
+        hands = tuple(h | state.kitty if s == landlord else h for s, h in enumerate(state.hands))
+        events.append(Event("LANDLORD", landlord, cardlib.from_mask(state.kitty),
+                            values={"base": max(bids)}))
+        return dataclasses.replace(state, bids=bids, hands=hands, phase=PLAYING, landlord=landlord,
+                                   base=max(bids), to_act=(landlord,), step=step), events
+
+    # legal actions ---------------------------------------------------------------------------
+    def _legal_actions(self, state: State, seat: int):
+        if state.phase == BIDDING:
+            top = max(state.bids)
+            return [(Action(seat, ActionType.PASS), None)] + [
+                (Action(seat, ActionType.BID, value=v), None) for v in range(max(top, 0) + 1, 4)]
+        out = [] if not state.table else [(Action(seat, ActionType.PASS), None)]
+        hand = state.hands[seat]
+        for play in legal_plays(counts_of_mask(hand), state.table, state.options):
+            ranks = ranks_of_counts(hot.play_counts(play))
+            cards = cardlib.from_mask(_pick_cards(hand, ranks))
+            out.append((Action(seat, ActionType.PLAY, cards, declared=Kind(hot.play_kind(play)).name.lower()),
+                        to_combo(play)))
+        return out
+
+    # view and settlement -----------------------------------------------------------------------
+    def _view(self, state: State, seat: int) -> View:
+        public = {"kitty": cardlib.from_mask(state.kitty)} if state.phase != BIDDING else {}
+        if state.finished:
+            public["hands_left"] = tuple(c for h in state.hands for c in cardlib.from_mask(h))
+        roles = tuple("" if state.landlord < 0 else ("landlord" if s == state.landlord else "farmer")
+                      for s in range(SEATS))
+        counters = {"base": state.base, "multiplier": 1 << state.bombs, "bombs": state.bombs,
+                    "first_bidder": state.first_bidder, "deal_no": state.deal_no,
+                    "landlord": state.landlord, "passes": state.passes}
+        counters.update({f"bid{s}": b for s, b in enumerate(state.bids)})
+        return View(seat, PHASE_NAMES[state.phase], state.to_act,
+                    cardlib.from_mask(state.hands[seat]) if seat >= 0 else (),
+                    tuple(h.bit_count() for h in state.hands), public,
+                    to_combo(state.table) if state.table else None, state.table_seat,
+                    cardlib.from_mask(state.table_cards), roles, counters, state.finished)
+
+    def _settle(self, state: State) -> Settlement:
+        return settle(state)
+
+    # stateless helpers -------------------------------------------------------------------------
+    def classify(self, cards_text: str, options: Options) -> list[Combo]:
+        return [to_combo(p) for p in classify(parse_hand(cards_text), options)]
+
+    def compare(self, a_text: str, b_text: str, options: Options):
+        """Can ``a`` be played on ``b`` (b read as when led)? Returns (beats, a reading, b reading).
+
+        Raises:
+            InvalidAction: either is not a combination (NOT_A_COMBINATION).
+        """
+        b, reason = choose_reading(classify(parse_hand(b_text), options), 0)
+        if not b:
+            raise InvalidAction(f"{b_text!r} is not a combination", reason)
+        a_readings = classify(parse_hand(a_text), options)
+        if not a_readings:
+            raise InvalidAction(f"{a_text!r} is not a combination", Reason.NOT_A_COMBINATION)
+        a, _ = choose_reading(a_readings, b)
+        return bool(a), to_combo(a or choose_reading(a_readings, 0)[0]), to_combo(b)
+
+    # serialization ---------------------------------------------------------------------------
+    _FIELDS = tuple(f.name for f in dataclasses.fields(State))[1:]
+    _OPTION_FIELDS = tuple(f.name for f in dataclasses.fields(Options))
+
+    def pack(self, state: State) -> bytes:
+        opts = tuple(getattr(state.options, n) for n in self._OPTION_FIELDS)
+        return marshal.dumps((opts,) + tuple(getattr(state, n) for n in self._FIELDS))
+
+    def unpack(self, data: bytes) -> State:
+        """Raises: InvalidAction (STATE_TOKEN_INVALID) on bytes that are no packed state."""
+        try:
+            values = marshal.loads(data)
+            return State(Options(*values[0]), *values[1:])
+        except (ValueError, TypeError, EOFError, IndexError) as exc:
+            raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
+
+
+def _deal_cards(key: bytes, deal_no: int) -> tuple[tuple[int, ...], int]:
+    deck = rng.Stream(key, f"deal/{deal_no}").shuffle(cardlib.full_deck())
+    hands = tuple(cardlib.to_mask(deck[s * HAND_SIZE:(s + 1) * HAND_SIZE]) for s in range(SEATS))
+    return hands, cardlib.to_mask(deck[SEATS * HAND_SIZE:])
+
+
+def settle(state: State) -> Settlement:
+    """Rules 13-18 for a finished or abandoned round."""
+    o = state.options
+    n, fee = o.room_coefficient, o.room_fee
+    multiplier = 1 << state.bombs
+    if state.abandoned >= 0:
+        base = state.base or max(state.bids)  # while bidding: the highest bid so far
+        penalty = base * multiplier * 3 if base > 0 else 3
+        points = tuple(-penalty if s == state.abandoned else 0 for s in range(SEATS))
+        coins_pen = penalty * n + (fee if o.scoring == "coins_fixed_fee" else 0)
+        coins = tuple(-coins_pen if s == state.abandoned else 0 for s in range(SEATS))
+        return Settlement(points, (), "abandoned",
+                          (("penalty", penalty), ("escaped_seat", state.abandoned),
+                           ("next_first_bidder", (state.first_bidder + 1) % SEATS)),
+                          house=penalty, coins=coins if o.scoring != "points" else (),
+                          coins_house=coins_pen if o.scoring != "points" else 0, mode=o.scoring)
+    landlord = state.landlord
+    landlord_won = state.winner == landlord
+    farmers = [s for s in range(SEATS) if s != landlord]
+    spring = landlord_won and all(state.plays[f] == 0 for f in farmers)
+    anti_spring = not landlord_won and state.plays[landlord] == 1
+    if spring or anti_spring:
+        multiplier *= 2
+    unit = state.base * multiplier
+    sign = 1 if landlord_won else -1
+    points = tuple(sign * 2 * unit if s == landlord else -sign * unit for s in range(SEATS))
+    winners = (landlord,) if landlord_won else tuple(farmers)
+    breakdown = (("base", state.base), ("multiplier", multiplier), ("bombs", state.bombs),
+                 ("spring", int(spring)), ("anti_spring", int(anti_spring)),
+                 ("landlord", landlord), ("next_first_bidder", (state.first_bidder + 1) % SEATS))
+    coins, house = (), 0
+    if o.scoring == "coins_fixed_fee":
+        coins = tuple((1 if s in winners else -1) * unit * (2 if s == landlord else 1) * n - fee
+                      for s in range(SEATS))
+        house = fee * SEATS
+    elif o.scoring == "coins_rake":
+        x = tuple((2 if s == landlord else 1) * state.base * multiplier * n for s in range(SEATS))
+        coins = tuple(x[s] * 9 // 10 if s in winners else -x[s] for s in range(SEATS))
+        house = -sum(coins)
+    return Settlement(points, winners, "landlord_won" if landlord_won else "farmers_won", breakdown,
+                      coins=coins, coins_house=house, mode=o.scoring)
+
+
+DOUDIZHU = Doudizhu()
