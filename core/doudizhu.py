@@ -214,19 +214,22 @@ def legal_plays(hand: int, table: int, options: Options = Options()) -> list[int
     return plays
 
 
-def legal_rank_strings(hand_text: str, last_text: str, options: Options = Options()) -> list[str]:
+def legal_rank_strings(hand_text: str, last_text: str, options: Options = Options(),
+                       last_kind: str = "") -> list[str]:
     """The ``referee legal`` answer: legal plays as rank strings sorted 3..R lexicographically.
 
-    ``last_text`` empty is a free lead; otherwise it is read as it would be when led (rule 11i).
+    ``last_text`` empty is a free lead; otherwise it is read as ``last_kind`` when given, else
+    as it would be when led (rule 11i: largest body, then highest main).
     Raises:
         InvalidAction: unknown cards, or ``last_text`` is not a combination (NOT_A_COMBINATION).
     """
     hand = parse_hand(hand_text)
     table = 0
     if last_text.strip():
-        table, reason = choose_reading(classify(parse_hand(last_text), options), 0)
+        table, reason = choose_reading(classify(parse_hand(last_text), options), 0, last_kind)
         if not table:
-            raise InvalidAction(f"{last_text!r} is not a combination", reason)
+            raise InvalidAction(f"{last_text!r} is not a combination"
+                                + (f" read as {last_kind}" if last_kind else ""), reason)
     moves = [ranks_of_counts(hot.play_counts(p)) for p in hot.legal_plays(
         hand, table, options.rocket_as_kickers)]
     moves.sort()
