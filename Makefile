@@ -1,0 +1,30 @@
+# make demo | test | bench | clean. Installs for real (not editable) into .venv, so the compiled
+# core is what runs; the tree has no referee/ folder, so `import referee` is the installed one.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# a fresh build directory every time: nothing stale from an earlier build gets installed
+INSTALL := rm -rf build && $(BIN)/python -m pip install
+
+.PHONY: demo test bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+demo: $(BIN)/python
+	$(INSTALL) '.[dev]'
+	$(BIN)/referee demo
+
+# pytest exit 5 (no test collected) is a failure too.
+test: $(BIN)/python
+	$(INSTALL) '.[dev,load]'
+	$(BIN)/python .ci/check_build.py
+	$(BIN)/python -m pytest -q || { rc=$$?; [ $$rc -ne 5 ] || echo "pytest collected no tests" >&2; exit $$rc; }
+
+bench: $(BIN)/python
+	$(INSTALL) '.[dev]'
+	$(BIN)/referee bench
+
+clean:
+	rm -rf build dist *.egg-info .pytest_cache .hypothesis .benchmarks
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +

@@ -1,0 +1,101 @@
+"""Build of `referee`: one namespace import root over the top-level folders.
+
+- ``referee.core`` <- ``core/``, ``referee.service`` <- ``service/`` (package-dir).
+- ``referee.v1`` is generated at build time from ``protos/referee/**/*.proto`` into the build
+  directory (``-I protos``, so generated imports read ``from referee.v1 import x_pb2``).
+- Every ``core/NAME_hot.py`` is also compiled by Cython, from the same source, into the extension
+  ``referee.core.NAME_hot_c`` (aiohttp pattern); the ``.py`` stays installed as the interpreted
+  twin. A missing Cython or C compiler fails the build unless ``REFEREE_PURE_PYTHON=1``.
+- ``referee/core/_build_info.py`` records the sha256 of each hot source and whether it was compiled.
+"""
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+from setuptools import Extension, find_packages, setup
+from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
+
+PURE = os.environ.get("REFEREE_PURE_PYTHON") == "1"
+HOT_SOURCES = sorted(Path("core").glob("*_hot.py"))
+PROTOS = sorted(Path("protos").glob("referee/**/*.proto"))
+CYTHON_DIRECTIVES = {"language_level": 3, "boundscheck": False, "wraparound": False, "cdivision": True}
+
+
+def packages(root: str, folder: str) -> list[str]:
+    return [root] + [f"{root}.{name}" for name in find_packages(folder)]
+
+
+class BuildPy(build_py):
+    """Copy the packages, then generate referee.v1 and write referee/core/_build_info.py."""
+
+    def run(self):
+        # start from an empty tree so a deleted module or .proto never ships from an old build
+        shutil.rmtree(Path(self.build_lib) / "referee", ignore_errors=True)
+        super().run()
+        self.generated = self.run_protoc() + [self.write_build_info()]
+
+    def run_protoc(self) -> list[str]:
+        if not PROTOS:
+            return []
+        from importlib.resources import files
+
+        from grpc_tools import protoc
+
+        out = self.build_lib
+        args = ["grpc_tools.protoc", "-Iprotos", f"-I{files('grpc_tools') / '_proto'}",
+                f"--python_out={out}", f"--grpc_python_out={out}", f"--pyi_out={out}",
+                *map(str, PROTOS)]
+        if protoc.main(args) != 0:
+            raise SystemExit("protoc failed on " + " ".join(map(str, PROTOS)))
+        return sorted(str(p) for p in Path(out, "referee").rglob("*_pb2*.py*"))
+
+    def write_build_info(self) -> str:
+        digests = {p.stem: hashlib.sha256(p.read_bytes()).hexdigest() for p in HOT_SOURCES}
+        path = Path(self.build_lib) / "referee" / "core" / "_build_info.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text('"""Written by setup.py at build time: sha256 of each core/*_hot.py."""\n'
+                        f"HOT_SOURCES = {digests!r}\n"
+                        f"BUILT_COMPILED = {bool(digests) and not PURE!r}\n")
+        return str(path)
+
+    def get_outputs(self, include_bytecode=True):
+        return super().get_outputs(include_bytecode) + getattr(self, "generated", [])
+
+
+class BuildHot(build_ext):
+    """Cythonize each hot source as NAME_hot_c.py (and .pxd) copied into the build temp dir."""
+
+    def run(self):
+        if self.extensions:
+            try:
+                from Cython.Build import cythonize
+            except ImportError:
+                raise SystemExit("Cython is required to build the compiled core "
+                                 "(or set REFEREE_PURE_PYTHON=1 for a pure-Python build)") from None
+            hot_dir = Path(self.build_temp) / "hot"
+            hot_dir.mkdir(parents=True, exist_ok=True)
+            for ext in self.extensions:
+                source = Path(ext.sources[0])
+                copy = hot_dir / f"{source.stem}_c.py"
+                shutil.copyfile(source, copy)
+                pxd = source.with_suffix(".pxd")
+                if pxd.exists():  # Cython finds a module's own .pxd beside it by the dotted name
+                    shutil.copyfile(pxd, hot_dir / f"{ext.name}.pxd")
+                ext.sources = [str(copy)]
+            generated = {e.name: e.sources for e in cythonize(self.extensions, compiler_directives=CYTHON_DIRECTIVES)}
+            for ext in self.extensions:
+                ext.sources = generated[ext.name]
+        super().run()
+
+
+setup(
+    package_dir={"referee.core": "core", "referee.service": "service"},
+    packages=packages("referee.core", "core") + packages("referee.service", "service"),
+    package_data={"": ["*.pxd", "*.pyi", "*.json", "py.typed"]},
+    ext_modules=[] if PURE else [
+        Extension(f"referee.core.{p.stem}_c", [str(p)], extra_compile_args=["-O2"]) for p in HOT_SOURCES
+    ],
+    cmdclass={"build_py": BuildPy, "build_ext": BuildHot},
+)
