@@ -1,0 +1,287 @@
+"""The ``referee`` command: serve, version, demo, selfplay, legal, classify, bench.
+
+``legal`` and ``classify`` call the core the way the API does and, with ``--jsonl``, read one
+JSON request a line on stdin and write one JSON answer a line (``{"error": ...}`` on bad input).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import json
+import os
+import random
+import sys
+import time
+from importlib import metadata
+
+import grpc
+
+from referee.core.errors import RefereeError
+from referee.v1 import referee_service_pb2 as pb
+from referee.v1 import referee_service_pb2_grpc as pb_grpc
+
+from . import bench as bench_mod
+from . import bots, convert, logjson
+from .server import Config, RefereeServer, serve, serve_workers
+from .token import KeyRing
+
+
+# --- serve and version ----------------------------------------------------------------------------
+def cmd_serve(args) -> int:
+    """`referee serve`: one server process, or a supervisor of ``--workers`` processes."""
+    logjson.setup(args.log_level)
+    config = Config(host=args.host, port=args.port, workers=args.workers, threads=args.threads,
+                    key_file=args.key_file, metrics_port=args.metrics_port, grace=args.grace,
+                    drain=args.drain, reuse_port=args.reuse_port, log_level=args.log_level)
+    return serve_workers(config) if args.workers > 1 else serve(config)
+
+
+def cmd_version(args) -> int:
+    """`referee version`: package versions and whether each hot module is the compiled one."""
+    for dist in ("referee", "grpcio", "protobuf", "cryptography"):
+        try:
+            print(f"{dist} {metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            print(f"{dist} (not installed)")
+    print(f"python {sys.version.split()[0]}")
+    try:
+        from referee.core import speedups
+
+        loaded = speedups.loaded()
+        state = ", ".join(f"{m}={'compiled' if c else 'interpreted'}" for m, c in loaded.items())
+    except ImportError as error:
+        state = f"unavailable ({error})"
+    print(f"hot modules: {state or 'none'}")
+    return 0
+
+
+# --- bots through the API -------------------------------------------------------------------------
+@contextlib.contextmanager
+def _stub(target: str | None):
+    """A Referee stub to ``target``, or to a server started here on 127.0.0.1, port 0."""
+    with contextlib.ExitStack() as stack:
+        if not target:
+            server = stack.enter_context(RefereeServer(Config(port=0), KeyRing.generate()))
+            target = server.address
+        channel = stack.enter_context(grpc.insecure_channel(target))
+        grpc.channel_ready_future(channel).result(timeout=10)
+        yield pb_grpc.RefereeStub(channel)
+
+
+def _event_line(e) -> str:
+    parts = [f"{e.type:<9}", f"seat {e.seat}" if e.seat >= 0 else "      "]
+    if e.cards.ids:
+        parts.append(e.cards.text)
+    if e.HasField("combination"):
+        parts.append(f"[{e.combination.label}]")
+    parts += [f"{k}={v}" for k, v in sorted(e.values.items())]
+    return "  ".join(parts)
+
+
+def cmd_demo(args) -> int:
+    """`referee demo`: bots play one Dou Dizhu round through the API; the round is printed."""
+    seed = hashlib.sha256(f"demo/{args.seed}".encode()).digest() if args.seed is not None else None
+    with _stub(args.target) as stub:
+        played = bots.play_round(stub, random.Random(args.seed), game="doudizhu", seed=seed)
+    deal, score = played.deal, played.score
+    print(f"Dou Dizhu through the gRPC API; commitment sha256(seed) = {deal.commitment.hex()}")
+    for view in deal.views:
+        print(f"  seat {view.seat} ({len(view.hand.ids)} cards): {view.hand.text}")
+    print(f"  to act first: seat {deal.to_act[0]}")
+    for n, (action, reply) in enumerate(zip(played.actions, played.plays), 1):
+        for i, e in enumerate(reply.events):
+            print(f"{n:>4}  {_event_line(e)}" if i == 0 else f"      {_event_line(e)}")
+    s = score.settlement
+    print(f"settlement: {s.outcome}; points {list(s.points)}, house {s.house}, winners {list(s.winners)}")
+    print("  breakdown: " + ", ".join(f"{b.name}={b.value}" for b in s.breakdown))
+    if score.titles:
+        print(f"  titles: {list(score.titles)}")
+    ok = hashlib.sha256(score.seed).digest() == score.commitment == deal.commitment
+    print(f"seed revealed: {score.seed.hex()}")
+    print(f"sha256(seed) equals the commitment published at the deal: {'yes' if ok else 'NO'}")
+    return 0 if ok else 1
+
+
+def cmd_selfplay(args) -> int:
+    """`referee selfplay`: bots play N rounds through the API; one JSON summary line."""
+    rng = random.Random(args.seed)
+    totals, outcomes = None, {}
+    games = actions = rejected = 0
+    zero_sum = True
+    start = time.perf_counter()
+    with _stub(args.target) as stub:
+        for i in range(args.games):
+            seed = hashlib.sha256(f"selfplay/{args.seed}/{i}".encode()).digest()
+            try:
+                played = bots.play_round(stub, rng, game=args.game, preset=args.preset, seed=seed,
+                                         illegal_rate=args.illegal_rate, abandon_rate=args.abandon_rate)
+            except bots.BotError as error:
+                print(json.dumps({"error": str(error), "game_index": i}))
+                return 1
+            s = played.score.settlement
+            totals = [a + b for a, b in zip(totals, s.points)] if totals else list(s.points)
+            outcomes[s.outcome] = outcomes.get(s.outcome, 0) + 1
+            zero_sum = zero_sum and sum(s.points) + s.house == 0
+            games += 1
+            actions += len(played.actions)
+            rejected += played.rejected
+    print(json.dumps({"game": args.game, "games": games, "actions": actions, "rejected_actions": rejected,
+                      "score_totals": totals or [], "outcomes": outcomes, "zero_sum": zero_sum,
+                      "seconds": round(time.perf_counter() - start, 3)}))
+    return 0
+
+
+# --- core helpers as JSON lines -------------------------------------------------------------------
+def _jsonl(answer) -> int:
+    """Answer each stdin line with one JSON line; bad input gives {"error": ...} and goes on."""
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+            if not isinstance(request, dict):
+                raise ValueError("a request is a JSON object")
+            out = answer(request)
+        except RefereeError as error:
+            out = {"error": error.message, "reason": error.reason.name}
+        except (ValueError, KeyError, TypeError) as error:
+            out = {"error": f"{type(error).__name__}: {error}"}
+        print(json.dumps(out, ensure_ascii=False), flush=True)
+    return 0
+
+
+def _text(request: dict, key: str, required: bool = True) -> str:
+    value = request.get(key, None if required else "")
+    if not isinstance(value, str):
+        raise ValueError(f"{key!r} must be a string")
+    return value
+
+
+def _options(game, args, request: dict):
+    overrides = request.get("options") or {}
+    if not isinstance(overrides, dict):
+        raise ValueError("'options' must be an object")
+    return game.make_options(args.preset, overrides)
+
+
+def _game(args):
+    from referee.core.registry import get_game
+
+    return get_game(args.game)
+
+
+def cmd_legal(args) -> int:
+    """`referee legal`: {"hand", "last"[, "options"]} -> {"moves": [rank strings]}."""
+    game = _game(args)
+    legal = convert.game_function(game, "legal_rank_strings")
+    if legal is None:
+        print(json.dumps({"error": f"game {game.id!r} has no legal-move helper"}))
+        return 2
+
+    def answer(request):
+        return {"moves": legal(_text(request, "hand"), _text(request, "last", False),
+                               _options(game, args, request))}
+
+    if args.jsonl:
+        return _jsonl(answer)
+    print(json.dumps(answer({"hand": args.hand, "last": args.last}), ensure_ascii=False))
+    return 0
+
+
+def _reading(c) -> dict:
+    return {"kind": c.kind, "label": c.label, "main_rank": c.main_rank, "chain": c.chain,
+            "size": c.size, "ranks": c.rank_text}
+
+
+def cmd_classify(args) -> int:
+    """`referee classify`: {"cards"[, "options"]} -> {"readings": [...]}."""
+    game = _game(args)
+
+    def answer(request):
+        readings = game.classify(_text(request, "cards"), _options(game, args, request))
+        return {"readings": [_reading(convert.combination(c)) for c in readings]}
+
+    if args.jsonl:
+        return _jsonl(answer)
+    print(json.dumps(answer({"cards": args.cards}), ensure_ascii=False))
+    return 0
+
+
+# --- the parser -----------------------------------------------------------------------------------
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of every sub-command."""
+    top = argparse.ArgumentParser(prog="referee", description="Stateless gRPC referee for Chinese card games.")
+    sub = top.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("serve", help="run the gRPC server")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=50051)
+    p.add_argument("--workers", type=int, default=1, help="processes sharing the port (SO_REUSEPORT)")
+    p.add_argument("--threads", type=int, default=16, help="handler threads per process")
+    p.add_argument("--key-file", default=os.environ.get("REFEREE_KEY_FILE"),
+                   help='token keys JSON {"active": id, "keys": {id: base64}} (env REFEREE_KEY_FILE)')
+    p.add_argument("--metrics-port", type=int, default=0, help="Prometheus port (0: off; worker i: +i)")
+    p.add_argument("--grace", type=float, default=10.0, help="seconds calls in flight may finish")
+    p.add_argument("--drain", type=float, default=5.0, help="seconds NOT_SERVING before stopping")
+    p.add_argument("--log-level", default="INFO")
+    p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("version", help="versions and whether the compiled core is loaded")
+    p.set_defaults(func=cmd_version)
+
+    p = sub.add_parser("demo", help="play one Dou Dizhu round with bots through the API")
+    p.add_argument("--seed", type=int, help="reproducible deal and bots")
+    p.add_argument("--target", help="HOST:PORT of a running server (default: start one)")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("selfplay", help="bots play N games through the API; prints a JSON summary")
+    p.add_argument("--game", default="doudizhu")
+    p.add_argument("--preset", default="")
+    p.add_argument("--games", type=int, default=10)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--target", help="HOST:PORT of a running server (default: start one)")
+    p.add_argument("--illegal-rate", type=float, default=0.05, help="chance per turn of an illegal try")
+    p.add_argument("--abandon-rate", type=float, default=0.002, help="chance per turn of an escape")
+    p.set_defaults(func=cmd_selfplay)
+
+    p = sub.add_parser("legal", help='legal plays: {"hand": "...", "last": "..."} -> {"moves": [...]}')
+    p.add_argument("--game", default="doudizhu")
+    p.add_argument("--preset", default="")
+    p.add_argument("--jsonl", action="store_true", help="JSON lines on stdin -> JSON lines on stdout")
+    p.add_argument("--hand", default="")
+    p.add_argument("--last", default="")
+    p.set_defaults(func=cmd_legal)
+
+    p = sub.add_parser("classify", help='readings: {"cards": "..."} -> {"readings": [...]}')
+    p.add_argument("--game", default="doudizhu")
+    p.add_argument("--preset", default="")
+    p.add_argument("--jsonl", action="store_true", help="JSON lines on stdin -> JSON lines on stdout")
+    p.add_argument("--cards", default="")
+    p.set_defaults(func=cmd_classify)
+
+    p = sub.add_parser("bench", help="throughput: Validate vs Ping RPCs/s (and the core)")
+    p.add_argument("--seconds", type=float, default=2.0)
+    p.add_argument("--concurrency", type=int, default=8)
+    p.set_defaults(func=bench_mod.bench)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``referee`` console script."""
+    for stream in (sys.stdout, sys.stdin):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(encoding="utf-8")
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        return 0
+    except RefereeError as error:
+        print(json.dumps({"error": error.message, "reason": error.reason.name}), file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

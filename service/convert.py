@@ -1,0 +1,165 @@
+"""Protobuf <-> core objects. Generic over games: nothing here knows a rule."""
+from __future__ import annotations
+
+import sys
+from typing import Callable, Iterable
+
+from referee.core import cards as core_cards
+from referee.core.errors import InvalidAction, LimitExceeded, Reason
+from referee.core.game import Action, ActionType, Combo, Event, Game, OptionInfo, Settlement, View
+from referee.v1 import actions_pb2, cards_pb2, options_pb2, referee_service_pb2, state_pb2
+
+MAX_CARDS = 8 * core_cards.CARDS_PER_DECK  # per card set in a request
+MAX_TEXT = 4 * MAX_CARDS
+
+
+def game_function(game: Game, name: str) -> Callable | None:
+    """A module-level helper of the game's module (e.g. ``title_for``), or None."""
+    return getattr(sys.modules.get(type(game).__module__), name, None)
+
+
+# --- cards ------------------------------------------------------------------------------------
+def card_ids(ids: Iterable[int], decks: int) -> tuple[int, ...]:
+    """Checked card ids. Raises: InvalidAction (UNKNOWN_CARD, DUPLICATE_CARD), LimitExceeded."""
+    ids = tuple(ids)
+    if len(ids) > MAX_CARDS:
+        raise LimitExceeded(f"more than {MAX_CARDS} cards", Reason.REQUEST_TOO_LARGE)
+    limit = decks * core_cards.CARDS_PER_DECK
+    for card in ids:
+        if card >= limit:
+            raise InvalidAction(f"no card id {card} in {decks} deck(s)", Reason.UNKNOWN_CARD)
+    if len(set(ids)) != len(ids):
+        raise InvalidAction("a card id is given twice", Reason.DUPLICATE_CARD)
+    return ids
+
+
+def _text(text: str) -> str:
+    if len(text) > MAX_TEXT:
+        raise LimitExceeded(f"card text longer than {MAX_TEXT} characters", Reason.REQUEST_TOO_LARGE)
+    return text
+
+
+def cards_in(msg: cards_pb2.CardSet, decks: int) -> tuple[tuple[int, ...], bool]:
+    """(card ids, True) or, for a rank string, (rank indexes, False)."""
+    if msg.ids:
+        return card_ids(msg.ids, decks), True
+    return core_cards.parse_cards_or_ranks(_text(msg.text), decks)
+
+
+def cards_text(msg: cards_pb2.CardSet, decks: int) -> str:
+    """The card set as text for the core's text helpers (ids are formatted)."""
+    if msg.ids:
+        return core_cards.format_cards(card_ids(msg.ids, decks))
+    return _text(msg.text)
+
+
+def card_set(ids: Iterable[int]) -> cards_pb2.CardSet:
+    """Card ids as a CardSet with both ids and text."""
+    ids = tuple(ids)
+    return cards_pb2.CardSet(ids=ids, text=core_cards.format_cards(ids))
+
+
+def combination(combo: Combo | None) -> cards_pb2.Combination | None:
+    """A core Combo as a Combination (None stays None: the field is left unset)."""
+    if combo is None:
+        return None
+    return cards_pb2.Combination(kind=combo.kind, label=combo.label, main_rank=combo.main_rank,
+                                 chain=combo.chain, size=combo.size, ranks=combo.ranks,
+                                 rank_text=core_cards.format_ranks(combo.ranks))
+
+
+# --- actions ----------------------------------------------------------------------------------
+def action_in(msg: actions_pb2.Action, decks: int) -> Action:
+    """A core Action. Raises: InvalidAction (BAD_ACTION, UNKNOWN_CARD, ...)."""
+    try:
+        kind = ActionType(msg.type)
+    except ValueError:
+        raise InvalidAction(f"unknown action type {msg.type}", Reason.BAD_ACTION) from None
+    if kind is ActionType.ACTION_TYPE_UNSPECIFIED:
+        raise InvalidAction("action type is not set", Reason.BAD_ACTION)
+    values, concrete = cards_in(msg.cards, decks)
+    return Action(seat=msg.seat, type=kind, cards=values if concrete else (),
+                  ranks=() if concrete else values, value=msg.value, declared=msg.declared)
+
+
+def action_out(action: Action) -> actions_pb2.Action:
+    """A core Action as protobuf (rank-only actions keep their rank string as text)."""
+    cards = card_set(action.cards) if action.cards else cards_pb2.CardSet(
+        text=core_cards.format_ranks(action.ranks))
+    return actions_pb2.Action(seat=action.seat, type=int(action.type), cards=cards,
+                              value=action.value, declared=action.declared)
+
+
+def legal_action(action: Action, combo: Combo | None) -> referee_service_pb2.LegalAction:
+    """One entry of LegalActionsResponse."""
+    ranks = core_cards.ranks_of(action.cards) if action.cards else action.ranks
+    return referee_service_pb2.LegalAction(action=action_out(action), ranks=core_cards.format_ranks(ranks),
+                                           combination=combination(combo))
+
+
+# --- state ------------------------------------------------------------------------------------
+def view(v: View) -> state_pb2.View:
+    """A core View as protobuf."""
+    return state_pb2.View(
+        seat=v.seat, phase=v.phase, to_act=v.to_act, hand=card_set(v.hand), hand_sizes=v.hand_sizes,
+        public_cards={k: card_set(c) for k, c in v.public_cards.items()},
+        table=combination(v.table), table_seat=v.table_seat, table_cards=card_set(v.table_cards),
+        roles=v.roles, counters=dict(v.counters), finished=v.finished)
+
+
+def event(e: Event) -> state_pb2.Event:
+    """A core Event as protobuf."""
+    return state_pb2.Event(type=e.type, seat=e.seat, cards=card_set(e.cards),
+                           combination=combination(e.combo), values=dict(e.values))
+
+
+def events(es: Iterable[Event]) -> list[state_pb2.Event]:
+    """Core Events as protobuf, in order."""
+    return [event(e) for e in es]
+
+
+def settlement(s: Settlement) -> state_pb2.Settlement:
+    """A core Settlement as protobuf."""
+    return state_pb2.Settlement(
+        points=s.points, winners=s.winners, outcome=s.outcome,
+        breakdown=[state_pb2.BreakdownLine(name=n, value=v) for n, v in s.breakdown],
+        house=s.house, coins=s.coins, coins_house=s.coins_house, mode=s.mode)
+
+
+# --- options and games ------------------------------------------------------------------------
+def options_in(game: Game, preset: str, msg: options_pb2.GameOptions):
+    """The game's options: ``preset`` plus the fields set in ``msg``.
+
+    Raises: UnknownName (UNKNOWN_PRESET), InvalidAction (BAD_OPTION).
+    """
+    branch = msg.WhichOneof("game")
+    overrides = {}
+    if branch is not None:
+        if branch != game.id:
+            raise InvalidAction(f"options for {branch!r} given to game {game.id!r}", Reason.BAD_OPTION)
+        overrides = {f.name: value for f, value in getattr(msg, branch).ListFields()}
+    return game.make_options(preset, overrides)
+
+
+def _option_text(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def option_info(info: OptionInfo) -> options_pb2.OptionInfo:
+    """An option description; values as text (bools lower-case)."""
+    return options_pb2.OptionInfo(name=info.name, type=info.type, default_value=_option_text(info.default),
+                                  allowed=[_option_text(a) for a in info.allowed], minimum=info.minimum,
+                                  maximum=info.maximum, help=info.help)
+
+
+def game_info(game: Game) -> options_pb2.GameInfo:
+    """What ListGames says of a game; presets list the options they change."""
+    infos = game.option_infos()
+    presets = []
+    for name, opts in game.presets.items():
+        changed = {i.name: _option_text(getattr(opts, i.name)) for i in infos
+                   if getattr(opts, i.name) != i.default}
+        presets.append(options_pb2.Preset(name=name, values=changed))
+    return options_pb2.GameInfo(id=game.id, name=game.name, min_seats=game.min_seats,
+                                max_seats=game.max_seats, decks=game.decks, presets=presets,
+                                options=[option_info(i) for i in infos])

@@ -1,0 +1,103 @@
+"""The one mapping from core exceptions to gRPC statuses with ``google.rpc.ErrorInfo`` details.
+
+=================  ===================  ========================================
+core exception     gRPC status          ErrorInfo.reason
+=================  ===================  ========================================
+InvalidAction      INVALID_ARGUMENT     its Reason name (MALFORMED_REQUEST, ...)
+UnknownName        NOT_FOUND            UNKNOWN_GAME / UNKNOWN_PRESET
+IllegalAction      FAILED_PRECONDITION  NOT_YOUR_TURN, DOES_NOT_BEAT, STALE_STATE...
+LimitExceeded      RESOURCE_EXHAUSTED   REQUEST_TOO_LARGE
+anything else      INTERNAL             none (logged, nothing leaked)
+=================  ===================  ========================================
+
+ErrorInfo.domain is ``referee.v1``; ``metadata`` carries extra keys such as ``action_index``.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from referee.core.errors import IllegalAction, InvalidAction, LimitExceeded, Reason, RefereeError, UnknownName
+
+DOMAIN = "referee.v1"
+CODES: dict[type, grpc.StatusCode] = {
+    InvalidAction: grpc.StatusCode.INVALID_ARGUMENT,
+    UnknownName: grpc.StatusCode.NOT_FOUND,
+    IllegalAction: grpc.StatusCode.FAILED_PRECONDITION,
+    LimitExceeded: grpc.StatusCode.RESOURCE_EXHAUSTED,
+}
+MALFORMED = object()  # what a safe deserializer returns for bytes that do not parse
+
+log = logging.getLogger(__name__)
+
+
+def status_code(error: RefereeError) -> grpc.StatusCode:
+    """The status code of a core error (any other RefereeError: INVALID_ARGUMENT)."""
+    for cls, code in CODES.items():
+        if isinstance(error, cls):
+            return code
+    return grpc.StatusCode.INVALID_ARGUMENT
+
+
+def to_status(error: RefereeError) -> grpc.Status:
+    """The gRPC status of a core error: code, message and an ErrorInfo detail."""
+    code = status_code(error)
+    metadata = {k: str(v) for k, v in getattr(error, "metadata", {}).items()}
+    detail = any_pb2.Any()
+    detail.Pack(error_details_pb2.ErrorInfo(reason=Reason(error.reason).name, domain=DOMAIN,
+                                            metadata=metadata))
+    return rpc_status.to_status(status_pb2.Status(code=code.value[0], message=error.message,
+                                                  details=[detail]))
+
+
+def with_metadata(error: RefereeError, **metadata) -> RefereeError:
+    """Attach ErrorInfo metadata to ``error`` (returned for ``raise``)."""
+    error.metadata = {**getattr(error, "metadata", {}), **metadata}
+    return error
+
+
+def safe_deserializer(message_class):
+    """A request parser that returns MALFORMED instead of raising (grpc would say INTERNAL)."""
+    parse = message_class.FromString
+
+    def deserialize(data: bytes):
+        try:
+            return parse(data)
+        except Exception:
+            return MALFORMED
+
+    return deserialize
+
+
+def mapped(method):
+    """Wrap one servicer method: core errors -> their status, anything else -> INTERNAL."""
+    name = method.__name__
+
+    @functools.wraps(method)
+    def wrapper(self, request, context):
+        try:
+            if request is MALFORMED:
+                raise InvalidAction(f"{name}: the request does not parse", Reason.MALFORMED_REQUEST)
+            return method(self, request, context)
+        except RefereeError as error:
+            context.abort_with_status(to_status(error))
+        except Exception:
+            log.exception("internal error in %s", name)
+            context.abort(grpc.StatusCode.INTERNAL, "internal error")
+
+    return wrapper
+
+
+def map_errors(names):
+    """Class decorator: apply :func:`mapped` to the methods ``names`` (the service's RPCs)."""
+    def decorate(cls):
+        for name in names:
+            setattr(cls, name, mapped(getattr(cls, name)))
+        return cls
+
+    return decorate

@@ -1,0 +1,214 @@
+"""Server lifecycle: the sync gRPC server with health and reflection, limits, keepalive,
+graceful shutdown, metrics, and ``--workers N`` processes sharing one port.
+
+Shutdown (SIGTERM or SIGINT): health turns NOT_SERVING so balancers and probes move away,
+the server keeps answering for ``drain`` seconds, then ``stop(grace)`` lets calls in flight
+finish. With workers the parent supervises (restarts a worker that dies) and forwards SIGTERM.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from referee.v1 import referee_service_pb2 as pb
+
+from . import errors
+from .metrics import MetricsInterceptor, serve_metrics
+from .servicer import RefereeServicer
+from .token import ENV_KEYS, KeyRing, Sealer
+
+SERVICE = pb.DESCRIPTOR.services_by_name["Referee"]
+SERVICE_NAMES = (SERVICE.full_name, health.SERVICE_NAME, reflection.SERVICE_NAME)
+MiB = 1 << 20
+MIN_WORKER_LIFE_S = 5.0  # a worker that dies sooner is not restarted: the supervisor exits 1
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Config:
+    """What ``referee serve`` configures; the defaults are the embedded configuration."""
+
+    host: str = "127.0.0.1"
+    port: int = 50051
+    workers: int = 1
+    threads: int = 16
+    key_file: str | None = None
+    metrics_port: int = 0
+    grace: float = 10.0
+    drain: float = 5.0
+    max_receive_bytes: int = 1 * MiB
+    max_send_bytes: int = 16 * MiB
+    max_connection_age_s: float = 300.0
+    reuse_port: bool = False
+    log_level: str = "INFO"
+
+
+def grpc_options(config: Config) -> list[tuple[str, int]]:
+    """Channel arguments of the server: message limits, keepalive, connection age, reuseport."""
+    return [
+        ("grpc.max_receive_message_length", config.max_receive_bytes),
+        ("grpc.max_send_message_length", config.max_send_bytes),
+        # keepalive: ping idle clients, and accept client pings every 5 s or more
+        ("grpc.keepalive_time_ms", 60_000),
+        ("grpc.keepalive_timeout_ms", 20_000),
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+        ("grpc.http2.max_ping_strikes", 0),
+        # connections end after a while (with a grace for calls in flight) so clients rebalance
+        ("grpc.max_connection_age_ms", int(config.max_connection_age_s * 1000)),
+        ("grpc.max_connection_age_grace_ms", 30_000),
+        ("grpc.so_reuseport", int(config.reuse_port)),
+    ]
+
+
+def add_referee(server: grpc.Server, servicer: RefereeServicer) -> None:
+    """Register the Referee service with request parsers that never raise (see errors.MALFORMED)."""
+    handlers = {
+        m.name: grpc.unary_unary_rpc_method_handler(
+            getattr(servicer, m.name),
+            request_deserializer=errors.safe_deserializer(getattr(pb, m.input_type.name)),
+            response_serializer=getattr(pb, m.output_type.name).SerializeToString)
+        for m in SERVICE.methods}
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE.full_name, handlers),))
+    server.add_registered_method_handlers(SERVICE.full_name, handlers)
+
+
+def _address(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
+
+
+class RefereeServer:
+    """One gRPC server: Referee, grpc.health.v1 and reflection, bound at construction."""
+
+    def __init__(self, config: Config, ring: KeyRing | None = None):
+        self.config = config
+        self.ring = ring or KeyRing.load(config.key_file)
+        self.health = health.HealthServicer()
+        interceptors = [MetricsInterceptor()] if config.metrics_port else []
+        self.server = grpc.server(ThreadPoolExecutor(config.threads, thread_name_prefix="referee"),
+                                  interceptors=interceptors, options=grpc_options(config))
+        add_referee(self.server, RefereeServicer(Sealer(self.ring)))
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        reflection.enable_server_reflection(SERVICE_NAMES, self.server)
+        self.port = self.server.add_insecure_port(_address(config.host, config.port))
+        self.address = _address(config.host, self.port)
+        self._stopped = threading.Event()
+
+    def start(self) -> RefereeServer:
+        """Start serving, health SERVING, metrics endpoint when configured."""
+        self.server.start()
+        for name in ("", SERVICE.full_name):
+            self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        if self.config.metrics_port:
+            serve_metrics(self.config.host, self.config.metrics_port)
+        log.info("serving", extra={"address": self.address, "pid": os.getpid(),
+                                   "metrics_port": self.config.metrics_port, "key_id": self.ring.active})
+        return self
+
+    def stop(self, drain: float | None = None, grace: float | None = None) -> None:
+        """Health NOT_SERVING, keep serving for ``drain`` s, then stop within ``grace`` s."""
+        if self._stopped.is_set():
+            return
+        self._stopped.set()
+        drain = self.config.drain if drain is None else drain
+        grace = self.config.grace if grace is None else grace
+        self.health.enter_graceful_shutdown()
+        log.info("draining", extra={"drain_s": drain, "grace_s": grace})
+        time.sleep(drain)
+        self.server.stop(grace).wait()
+        log.info("stopped")
+
+    def __enter__(self) -> RefereeServer:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop(drain=0, grace=0)
+
+
+def _on_signals(event: threading.Event) -> None:
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: event.set())
+
+
+def serve(config: Config, ring: KeyRing | None = None) -> int:
+    """Run one server process until SIGTERM/SIGINT, then shut down gracefully."""
+    server = RefereeServer(config, ring).start()
+    stop = threading.Event()
+    _on_signals(stop)
+    stop.wait()
+    server.stop()
+    return 0
+
+
+def _reserve_port(host: str, port: int) -> socket.socket:
+    """A bound, non-listening SO_REUSEPORT socket that holds the shared port for the workers."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host.strip("[]"), port))
+    return sock
+
+
+def _worker_argv(config: Config, port: int, index: int) -> list[str]:
+    metrics = config.metrics_port + index if config.metrics_port else 0
+    return [sys.executable, "-m", "referee.service.cli", "serve", "--workers", "1", "--reuse-port",
+            "--host", config.host, "--port", str(port), "--threads", str(config.threads),
+            "--metrics-port", str(metrics), "--grace", str(config.grace), "--drain", str(config.drain),
+            "--log-level", config.log_level]
+
+
+def serve_workers(config: Config) -> int:
+    """Run ``config.workers`` server processes on one port (SO_REUSEPORT) and supervise them.
+
+    The token keys (an ephemeral one included) reach the workers through REFEREE_TOKEN_KEYS;
+    worker i serves metrics on ``metrics_port + i``. A worker that dies is restarted, unless it
+    died at start.
+    """
+    ring = KeyRing.load(config.key_file)
+    holder = _reserve_port(config.host, config.port)
+    port = holder.getsockname()[1]
+    env = dict(os.environ, **{ENV_KEYS: ring.env_value()})
+
+    def spawn(i: int) -> tuple[subprocess.Popen, float]:
+        return subprocess.Popen(_worker_argv(config, port, i), env=env), time.monotonic()
+
+    stop = threading.Event()
+    _on_signals(stop)
+    workers = [spawn(i) for i in range(config.workers)]
+    log.info("workers started", extra={"port": port, "pids": [p.pid for p, _ in workers]})
+    failed = False
+    while not failed and not stop.wait(0.5):
+        for i, (proc, started) in enumerate(workers):
+            if proc.poll() is None:
+                continue
+            log.error("worker exited", extra={"pid": proc.pid, "rc": proc.returncode})
+            if time.monotonic() - started < MIN_WORKER_LIFE_S:  # crashing at start: give up
+                failed = True
+                break
+            workers[i] = spawn(i)
+    procs = [proc for proc, _ in workers]
+    for proc in procs:
+        proc.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + config.drain + config.grace + 5
+    for proc in procs:
+        try:
+            proc.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            log.error("worker did not stop in time; killing", extra={"pid": proc.pid})
+            proc.kill()
+            proc.wait()
+    holder.close()
+    return 1 if failed else 0

@@ -1,0 +1,171 @@
+"""Sealed state tokens: AES-256-GCM over a game's packed state, with an authenticated header.
+
+Layout (integers big-endian)::
+
+    header = version u8 (=1) | len u8 | key id | len u8 | game id | seq u64
+    token  = header | nonce (12 random bytes) | ciphertext | tag (16)
+
+The header is the associated data: the key id, game and sequence number cannot be changed
+without the tag failing. Several keys may open; the active one seals (rotation).
+
+Keys come from a JSON file ``{"active": "k2", "keys": {"k1": "<base64 32 bytes>", ...}}`` or
+from ``REFEREE_TOKEN_KEYS=k2:<base64>,k1:<base64>`` (the first seals). With neither, an
+ephemeral key is made and a WARNING logged; worker processes receive it through that variable.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import functools
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from referee.core.errors import IllegalAction, InvalidAction, Reason
+
+ENV_KEYS = "REFEREE_TOKEN_KEYS"
+VERSION = 1
+NONCE_BYTES = 12
+TAG_BYTES = 16
+KEY_BYTES = 32
+
+log = logging.getLogger(__name__)
+
+
+@functools.lru_cache(maxsize=64)
+def _aead(key: bytes) -> AESGCM:
+    return AESGCM(key)
+
+
+@dataclass(frozen=True)
+class KeyRing:
+    """Token keys by id; ``active`` seals, all of them open."""
+
+    active: str
+    keys: Mapping[str, bytes]
+    ephemeral: bool = field(default=False, compare=False)
+
+    def __post_init__(self):
+        if self.active not in self.keys:
+            raise ValueError(f"active key {self.active!r} is not among the keys")
+        for kid, key in self.keys.items():
+            if not kid or len(kid.encode()) > 255 or len(key) != KEY_BYTES:
+                raise ValueError(f"key {kid!r}: ids are 1-255 bytes, keys {KEY_BYTES} bytes")
+
+    @classmethod
+    def generate(cls, kid: str = "ephemeral") -> KeyRing:
+        """A ring of one fresh random key (for tests, demos, and the no-key fallback)."""
+        return cls(kid, {kid: os.urandom(KEY_BYTES)}, ephemeral=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> KeyRing:
+        """Parse ``{"active": id, "keys": {id: base64}}``. Raises: ValueError."""
+        data = json.loads(text)
+        return cls(data["active"], {k: _b64(v) for k, v in data["keys"].items()})
+
+    @classmethod
+    def from_env_value(cls, value: str) -> KeyRing:
+        """Parse ``k2:base64,k1:base64`` (the first one seals). Raises: ValueError."""
+        pairs = [item.strip().split(":", 1) for item in value.split(",") if item.strip()]
+        if not pairs or any(len(p) != 2 for p in pairs):
+            raise ValueError(f"{ENV_KEYS} must be id:base64[,id:base64...]")
+        return cls(pairs[0][0], {k: _b64(v) for k, v in pairs})
+
+    def env_value(self) -> str:
+        """This ring in the ``REFEREE_TOKEN_KEYS`` format (active first)."""
+        order = [self.active] + [k for k in self.keys if k != self.active]
+        return ",".join(f"{k}:{base64.b64encode(self.keys[k]).decode()}" for k in order)
+
+    @classmethod
+    def load(cls, key_file: str | None = None, environ: Mapping[str, str] = os.environ) -> KeyRing:
+        """Keys from ``key_file``, else the environment, else an ephemeral key (logged)."""
+        if key_file:
+            with open(key_file, encoding="utf-8") as f:
+                return cls.from_json(f.read())
+        if environ.get(ENV_KEYS):
+            return cls.from_env_value(environ[ENV_KEYS])
+        log.warning("no token keys configured (--key-file or %s): using an ephemeral key; "
+                    "tokens will not open on other servers or after a restart", ENV_KEYS)
+        return cls.generate()
+
+
+def _b64(text: str) -> bytes:
+    try:
+        return base64.b64decode(text, validate=True)
+    except binascii.Error as error:
+        raise ValueError(f"key is not base64: {error}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """An opened token: its header fields and the packed state."""
+
+    game: str
+    seq: int
+    payload: bytes
+    key_id: str
+
+
+def _invalid(why: str) -> InvalidAction:
+    return InvalidAction(f"state token invalid: {why}", Reason.STATE_TOKEN_INVALID)
+
+
+class Sealer:
+    """Seals and opens state tokens with a key ring."""
+
+    def __init__(self, ring: KeyRing):
+        self.ring = ring
+        self._active = _aead(ring.keys[ring.active])
+        kid = ring.active.encode()
+        self._prefix = bytes((VERSION, len(kid))) + kid
+        self._open_keys = {k.encode(): _aead(v) for k, v in ring.keys.items()}
+
+    def seal(self, game: str, seq: int, payload: bytes) -> bytes:
+        """The token for ``payload`` (a packed state) of ``game`` at sequence ``seq``."""
+        gid = game.encode()
+        header = self._prefix + bytes((len(gid),)) + gid + seq.to_bytes(8, "big")
+        nonce = os.urandom(NONCE_BYTES)
+        return header + nonce + self._active.encrypt(nonce, payload, header)
+
+    def open(self, token: bytes, game: str | None = None) -> Opened:
+        """Authenticate and decrypt a token (of ``game`` when given).
+
+        Raises:
+            InvalidAction: STATE_TOKEN_INVALID (malformed, unknown key, tampered, other game).
+        """
+        try:
+            if token[0] != VERSION:
+                raise _invalid(f"unsupported format version {token[0]}")
+            end_kid = 2 + token[1]
+            kid = token[2:end_kid]
+            end_game = end_kid + 1 + token[end_kid]
+            gid = token[end_kid + 1:end_game]
+            end = end_game + 8
+            seq = int.from_bytes(token[end_game:end], "big")
+        except IndexError:
+            raise _invalid("truncated") from None
+        if len(token) < end + NONCE_BYTES + TAG_BYTES:
+            raise _invalid("truncated")
+        aead = self._open_keys.get(kid)
+        if aead is None:
+            raise _invalid("sealed with a key this server does not hold")
+        try:
+            payload = aead.decrypt(token[end:end + NONCE_BYTES], token[end + NONCE_BYTES:], token[:end])
+            game_id = gid.decode()
+        except (InvalidTag, UnicodeDecodeError):
+            raise _invalid("does not authenticate") from None
+        if game is not None and game_id != game:
+            raise _invalid(f"a {game_id!r} state where a {game!r} state was expected")
+        return Opened(game_id, seq, payload, kid.decode())
+
+
+def check_seq(opened: Opened, expected: int | None) -> None:
+    """Raises IllegalAction (STALE_STATE) when ``expected`` is given and differs from the token."""
+    if expected is not None and expected != opened.seq:
+        raise IllegalAction(f"stale state: the token is at seq {opened.seq}, expected {expected}",
+                            Reason.STALE_STATE)

@@ -1,0 +1,95 @@
+"""The `referee` command: JSONL loops, selfplay, demo, version, and `serve` with SIGTERM and workers."""
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import grpc
+import pytest
+
+from referee.v1 import referee_service_pb2 as pb
+from referee.v1 import referee_service_pb2_grpc as pb_grpc
+
+REFEREE = [sys.executable, "-m", "referee.service.cli"]
+
+
+def run(*args, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(REFEREE + list(args), input=stdin, capture_output=True, text=True,
+                          encoding="utf-8", timeout=timeout)
+
+
+def test_legal_jsonl_answers_every_line():
+    lines = ['{"hand": "3334569TTJQKA22BR", "last": "44"}', "not json", '{"hand": "33X", "last": ""}',
+             '{"hand": "3345", "last": "35"}', '{"hand": "345"}', '[1]']
+    out = run("legal", "--game", "doudizhu", "--jsonl", stdin="\n".join(lines) + "\n")
+    answers = [json.loads(line) for line in out.stdout.splitlines()]
+    assert out.returncode == 0 and len(answers) == len(lines)
+    assert answers[0] == {"moves": ["TT", "22", "BR"]}
+    assert all("error" in a for a in (answers[1], answers[2], answers[3], answers[5]))
+    assert answers[4]["moves"][:3] == ["3", "4", "5"]
+
+
+def test_classify_jsonl():
+    out = run("classify", "--game", "doudizhu", "--jsonl", stdin='{"cards": "3S 3H 3D 4C"}\n{"cards": 5}\n')
+    first, second = (json.loads(line) for line in out.stdout.splitlines())
+    assert first["readings"][0]["kind"] == "trio_single" and first["readings"][0]["ranks"] == "3334"
+    assert "error" in second
+
+
+def test_selfplay_summary():
+    out = run("selfplay", "--game", "doudizhu", "--games", "4", "--seed", "5", "--illegal-rate", "0.5")
+    summary = json.loads(out.stdout)
+    assert summary["games"] == 4 and summary["zero_sum"] is True
+    assert summary["rejected_actions"] > 0 and summary["actions"] > 4 * 10
+    assert len(summary["score_totals"]) == 3
+    again = json.loads(run("selfplay", "--games", "4", "--seed", "5", "--illegal-rate", "0.5").stdout)
+    assert {k: v for k, v in again.items() if k != "seconds"} == {k: v for k, v in summary.items() if k != "seconds"}
+
+
+def test_demo_and_version():
+    out = run("demo", "--seed", "3")
+    assert out.returncode == 0, out.stderr
+    assert "seat 0 (17 cards):" in out.stdout and "LANDLORD" in out.stdout and "settlement:" in out.stdout
+    assert "equals the commitment published at the deal: yes" in out.stdout
+    version = run("version")
+    assert "grpcio" in version.stdout and "hot modules:" in version.stdout
+
+
+def _serving_port(proc, key: str) -> int:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        record = json.loads(line)
+        if key in record:
+            return int(str(record[key]).rsplit(":", 1)[-1])
+    raise AssertionError("the server never said where it listens")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_serve_answers_and_stops_on_sigterm(workers):
+    proc = subprocess.Popen(REFEREE + ["serve", "--port", "0", "--workers", str(workers), "--drain", "0.2",
+                                       "--grace", "1"], stderr=subprocess.PIPE, text=True)
+    try:
+        port = _serving_port(proc, "address" if workers == 1 else "port")
+        # separate connections, which SO_REUSEPORT spreads over the workers: all share the token key
+        channels = [grpc.insecure_channel(f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)])
+                    for _ in range(6)]
+        try:
+            stubs = [pb_grpc.RefereeStub(ch) for ch in channels]
+            for ch in channels:
+                grpc.channel_ready_future(ch).result(timeout=20)
+            deal = stubs[0].Deal(pb.DealRequest(game="doudizhu"))
+            for stub in stubs:
+                assert stub.LegalActions(pb.LegalActionsRequest(state=deal.state, seat=deal.to_act[0])).can_pass
+        finally:
+            for ch in channels:
+                ch.close()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -1,0 +1,90 @@
+"""State-token sealing: round trip, tampering, wrong game, key rotation, key sources, speed."""
+import base64
+import json
+import logging
+import timeit
+
+import pytest
+
+from referee.core.errors import IllegalAction, InvalidAction, Reason
+from referee.core.registry import get_game
+from referee.service.token import ENV_KEYS, KeyRing, Sealer, check_seq
+
+K1, K2 = bytes(range(32)), bytes(range(32, 64))
+PAYLOAD = b"packed state bytes" * 8
+
+
+def _invalid(sealer: Sealer, token: bytes, game=None):
+    with pytest.raises(InvalidAction) as caught:
+        sealer.open(token, game)
+    assert caught.value.reason is Reason.STATE_TOKEN_INVALID
+
+
+def test_round_trip_carries_game_seq_and_key():
+    sealer = Sealer(KeyRing("k1", {"k1": K1}))
+    opened = sealer.open(sealer.seal("doudizhu", 7, PAYLOAD), "doudizhu")
+    assert (opened.game, opened.seq, opened.payload, opened.key_id) == ("doudizhu", 7, PAYLOAD, "k1")
+
+
+def test_nonce_is_fresh_every_time():
+    sealer = Sealer(KeyRing("k1", {"k1": K1}))
+    assert sealer.seal("doudizhu", 0, PAYLOAD) != sealer.seal("doudizhu", 0, PAYLOAD)
+
+
+def test_every_flipped_byte_and_truncation_is_refused():
+    sealer = Sealer(KeyRing("k1", {"k1": K1}))
+    token = sealer.seal("doudizhu", 3, PAYLOAD)
+    for i in range(len(token)):
+        _invalid(sealer, token[:i] + bytes([token[i] ^ 0x01]) + token[i + 1:])
+    for n in (0, 1, 5, len(token) - 1):
+        _invalid(sealer, token[:n])
+
+
+def test_wrong_game_is_refused():
+    sealer = Sealer(KeyRing("k1", {"k1": K1}))
+    _invalid(sealer, sealer.seal("q783", 0, PAYLOAD), "doudizhu")
+
+
+def test_rotation_old_key_opens_while_configured():
+    old = Sealer(KeyRing("k1", {"k1": K1})).seal("doudizhu", 1, PAYLOAD)
+    rotated = Sealer(KeyRing("k2", {"k2": K2, "k1": K1}))
+    assert rotated.open(old).payload == PAYLOAD
+    assert rotated.open(rotated.seal("doudizhu", 2, PAYLOAD)).key_id == "k2"
+    _invalid(Sealer(KeyRing("k2", {"k2": K2})), old)
+
+
+def test_stale_seq():
+    opened = Sealer(KeyRing("k1", {"k1": K1}))
+    token = opened.open(opened.seal("doudizhu", 4, PAYLOAD))
+    check_seq(token, None)
+    check_seq(token, 4)
+    with pytest.raises(IllegalAction) as caught:
+        check_seq(token, 3)
+    assert caught.value.reason is Reason.STALE_STATE
+
+
+def test_key_sources(tmp_path, caplog):
+    b1, b2 = base64.b64encode(K1).decode(), base64.b64encode(K2).decode()
+    path = tmp_path / "keys.json"
+    path.write_text(json.dumps({"active": "k2", "keys": {"k1": b1, "k2": b2}}))
+    from_file = KeyRing.load(str(path), environ={})
+    from_env = KeyRing.load(None, environ={ENV_KEYS: f"k2:{b2},k1:{b1}"})
+    assert from_file == from_env and from_file.active == "k2"
+    assert KeyRing.from_env_value(from_file.env_value()) == from_file
+    with caplog.at_level(logging.WARNING):
+        ephemeral = KeyRing.load(None, environ={})
+    assert ephemeral.ephemeral and "ephemeral" in caplog.text
+    for bad in ("k1", f"k1:{base64.b64encode(b'short').decode()}", "k1:not-base64!"):
+        with pytest.raises(ValueError):
+            KeyRing.from_env_value(bad)
+
+
+def test_seal_and_open_under_20_microseconds():
+    game = get_game("doudizhu")
+    packed = game.pack(game.deal(game.make_options(), b"speed"))
+    sealer = Sealer(KeyRing("k1", {"k1": K1}))
+    token = sealer.seal(game.id, 0, packed)
+    n = 2000
+    seal = min(timeit.repeat(lambda: sealer.seal(game.id, 0, packed), number=n, repeat=5)) / n
+    open_ = min(timeit.repeat(lambda: sealer.open(token, game.id), number=n, repeat=5)) / n
+    assert seal < 20e-6 and open_ < 20e-6, (seal, open_)
