@@ -44,6 +44,7 @@ Level titles: ``title_for(points)``, the seed's table.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import marshal
 from dataclasses import dataclass
 from enum import IntEnum
@@ -168,10 +169,12 @@ def format_play(play: int) -> str:
     return cardlib.format_ranks(ranks_of_counts(hot.play_counts(play)))
 
 
+@functools.lru_cache(maxsize=8192)
 def to_combo(play: int) -> Combo:
-    kind = Kind(hot.play_kind(play))
+    """The game-neutral description of a packed play (cached: plays repeat, Combo is frozen)."""
+    kind = hot.play_kind(play)
     ranks = ranks_of_counts(hot.play_counts(play))
-    return Combo(kind.name.lower(), hot.play_main(play), hot.play_chain(play), len(ranks), ranks,
+    return Combo(hot.KIND_NAMES[kind], hot.play_main(play), hot.play_chain(play), len(ranks), ranks,
                  KIND_LABELS[kind])
 
 
@@ -190,9 +193,12 @@ def choose_reading(readings: list[int], table: int, declared: str = "") -> tuple
     if not readings:
         return 0, Reason.NOT_A_COMBINATION
     if declared:
-        readings = [p for p in readings if Kind(hot.play_kind(p)).name.lower() == declared]
+        readings = [p for p in readings if hot.KIND_NAMES[hot.play_kind(p)] == declared]
         if not readings:
             return 0, Reason.DECLARED_READING_INVALID
+    if len(readings) == 1:
+        play = readings[0]
+        return (play, Reason.OK) if not table or hot.beats(play, table) else (0, Reason.DOES_NOT_BEAT)
     if table:
         beating = [p for p in readings if hot.beats(p, table)]
         if not beating:
@@ -335,8 +341,10 @@ class Doudizhu(Game):
                        Reason.DOES_NOT_BEAT: f"{text} does not beat "
                                              f"{format_play(state.table) if state.table else ''}"}[reason]
             return Verdict.no(reason, message)
-        resolved = dataclasses.replace(action, cards=cardlib.from_mask(mask), ranks=())
-        return Verdict.ok(KIND_LABELS[Kind(hot.play_kind(play))], to_combo(play), resolved, play)
+        resolved = Action(action.seat, action.type, cardlib.from_mask(mask), (), action.value,
+                          action.declared)
+        combo = to_combo(play)
+        return Verdict.ok(combo.label, combo, resolved, play)
 
     # apply ---------------------------------------------------------------------------------
     def _apply(self, state: State, action: Action, verdict: Verdict):
@@ -406,7 +414,7 @@ class Doudizhu(Game):
         for play in legal_plays(counts_of_mask(hand), state.table, state.options):
             ranks = ranks_of_counts(hot.play_counts(play))
             cards = cardlib.from_mask(_pick_cards(hand, ranks))
-            out.append((Action(seat, ActionType.PLAY, cards, declared=Kind(hot.play_kind(play)).name.lower()),
+            out.append((Action(seat, ActionType.PLAY, cards, declared=hot.KIND_NAMES[hot.play_kind(play)]),
                         to_combo(play)))
         return out
 

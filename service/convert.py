@@ -1,6 +1,7 @@
 """Protobuf <-> core objects. Generic over games: nothing here knows a rule."""
 from __future__ import annotations
 
+import functools
 import sys
 from typing import Callable, Iterable
 
@@ -53,10 +54,15 @@ def cards_text(msg: cards_pb2.CardSet, decks: int) -> str:
     return _text(msg.text)
 
 
+_format_cards = functools.lru_cache(maxsize=16384)(core_cards.format_cards)
+_format_ranks = functools.lru_cache(maxsize=16384)(core_cards.format_ranks)
+_ACTION_TYPES = {t.value: t for t in ActionType}
+
+
 def card_set(ids: Iterable[int]) -> cards_pb2.CardSet:
     """Card ids as a CardSet with both ids and text."""
     ids = tuple(ids)
-    return cards_pb2.CardSet(ids=ids, text=core_cards.format_cards(ids))
+    return cards_pb2.CardSet(ids=ids, text=_format_cards(ids))
 
 
 def combination(combo: Combo | None) -> cards_pb2.Combination | None:
@@ -65,16 +71,15 @@ def combination(combo: Combo | None) -> cards_pb2.Combination | None:
         return None
     return cards_pb2.Combination(kind=combo.kind, label=combo.label, main_rank=combo.main_rank,
                                  chain=combo.chain, size=combo.size, ranks=combo.ranks,
-                                 rank_text=core_cards.format_ranks(combo.ranks))
+                                 rank_text=_format_ranks(combo.ranks))
 
 
 # --- actions ----------------------------------------------------------------------------------
 def action_in(msg: actions_pb2.Action, decks: int) -> Action:
     """A core Action. Raises: InvalidAction (BAD_ACTION, UNKNOWN_CARD, ...)."""
-    try:
-        kind = ActionType(msg.type)
-    except ValueError:
-        raise InvalidAction(f"unknown action type {msg.type}", Reason.BAD_ACTION) from None
+    kind = _ACTION_TYPES.get(msg.type)
+    if kind is None:
+        raise InvalidAction(f"unknown action type {msg.type}", Reason.BAD_ACTION)
     if kind is ActionType.ACTION_TYPE_UNSPECIFIED:
         raise InvalidAction("action type is not set", Reason.BAD_ACTION)
     values, concrete = cards_in(msg.cards, decks)
