@@ -75,3 +75,13 @@ class LimitExceeded(RefereeError):
     """A request larger than the service accepts."""
 
     reason = Reason.REQUEST_TOO_LARGE
+
+
+def error_for(reason: Reason, message: str) -> RefereeError:
+    """The exception a refusal with ``reason`` raises: malformed input (codes 10-19) is an
+    InvalidAction, unknown names (20-29) UnknownName, limits (50-59) LimitExceeded, the rest
+    (rules and state, 30-49) IllegalAction."""
+    for low, cls in ((50, LimitExceeded), (30, IllegalAction), (20, UnknownName), (0, InvalidAction)):
+        if reason >= low:
+            return cls(message, reason)
+    raise AssertionError("unreachable")

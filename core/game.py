@@ -22,7 +22,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Mapping, TypeVar
 
-from .errors import IllegalAction, InvalidAction, Reason, UnknownName
+from .errors import IllegalAction, InvalidAction, Reason, UnknownName, error_for
 
 
 class ActionType(enum.IntEnum):
@@ -223,10 +223,14 @@ class Game(Generic[S, O]):
         return self._check(state, action)
 
     def apply(self, state: S, action: Action) -> tuple[S, list[Event]]:
-        """Apply a legal action. Raises IllegalAction with the verdict's reason otherwise."""
+        """Apply a legal action.
+
+        Raises:
+            IllegalAction: the verdict's reason (InvalidAction for a malformed action).
+        """
         verdict = self.check(state, action)
         if not verdict.legal:
-            raise IllegalAction(verdict.message, verdict.reason)
+            raise error_for(verdict.reason, verdict.message)
         return self._apply(state, verdict.action or action, verdict)
 
     def legal_actions(self, state: S, seat: int) -> list[tuple[Action, Combo | None]]:

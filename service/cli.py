@@ -172,7 +172,7 @@ def _game(args):
 
 
 def cmd_legal(args) -> int:
-    """`referee legal`: {"hand", "last"[, "options"]} -> {"moves": [rank strings]}."""
+    """`referee legal`: {"hand", "last"[, "last_kind", "options"]} -> {"moves": [rank strings]}."""
     game = _game(args)
     legal = convert.game_function(game, "legal_rank_strings")
     if legal is None:
@@ -181,7 +181,7 @@ def cmd_legal(args) -> int:
 
     def answer(request):
         return {"moves": legal(_text(request, "hand"), _text(request, "last", False),
-                               _options(game, args, request))}
+                               _options(game, args, request), _text(request, "last_kind", False))}
 
     if args.jsonl:
         return _jsonl(answer)

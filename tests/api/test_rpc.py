@@ -141,7 +141,7 @@ def test_bidding_rules_reach_the_caller(stub, expect_error, seeded_deal):
     deal = seeded_deal()
     after = stub.Play(pb.PlayRequest(state=deal.state, action=act(0, BID, 2)))
     expect_error(stub.Play, pb.PlayRequest(state=after.state, action=act(1, BID, 2)), FAILED, "BID_TOO_LOW")
-    expect_error(stub.Play, pb.PlayRequest(state=after.state, action=act(1, BID, 7)), FAILED, "BAD_ACTION")
+    expect_error(stub.Play, pb.PlayRequest(state=after.state, action=act(1, BID, 7)), INVALID, "BAD_ACTION")
 
 
 def test_illegal_plays_are_refused_and_old_token_still_works(stub, expect_error, landlord_leads):
