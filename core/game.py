@@ -189,11 +189,13 @@ class Game(Generic[S, O]):
             info = infos.get(name)
             if info is None:
                 raise InvalidAction(f"game {self.id!r} has no option {name!r}", Reason.BAD_OPTION)
+            is_int = isinstance(value, int) and not isinstance(value, bool)
             bad = ((info.type == "bool" and not isinstance(value, bool))
-                   or (info.type != "bool" and (isinstance(value, bool) or not isinstance(value, (int, str))))
-                   or (info.allowed and value not in info.allowed)
-                   or (info.minimum is not None and isinstance(value, int) and value < info.minimum)
-                   or (info.maximum is not None and isinstance(value, int) and value > info.maximum))
+                   or (info.type == "int" and not is_int)
+                   or (info.type == "enum" and (not isinstance(value, type(info.default))
+                                                or value not in info.allowed))
+                   or (info.minimum is not None and is_int and value < info.minimum)
+                   or (info.maximum is not None and is_int and value > info.maximum))
             if bad:
                 raise InvalidAction(f"option {name}={value!r} is not allowed", Reason.BAD_OPTION)
         return dataclasses.replace(base, **overrides)
