@@ -17,7 +17,7 @@ demo: $(BIN)/python
 
 # pytest exit 5 (no test collected) is a failure too.
 test: $(BIN)/python
-	$(INSTALL) '.[dev,load]'
+	$(INSTALL) '.[dev,load,k8s]'
 	$(BIN)/python .ci/check_build.py
 	$(BIN)/python -m pytest -q || { rc=$$?; [ $$rc -ne 5 ] || echo "pytest collected no tests" >&2; exit $$rc; }
 

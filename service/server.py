@@ -1,9 +1,12 @@
 """Server lifecycle: the sync gRPC server with health and reflection, limits, keepalive,
 graceful shutdown, metrics, and ``--workers N`` processes sharing one port.
 
-Shutdown (SIGTERM or SIGINT): health turns NOT_SERVING so balancers and probes move away,
-the server keeps answering for ``drain`` seconds, then ``stop(grace)`` lets calls in flight
-finish. With workers the parent supervises (restarts a worker that dies) and forwards SIGTERM.
+Shutdown (SIGTERM or SIGINT): health turns NOT_SERVING so balancers, probes and clients that
+watch health move away, the server keeps answering for ``drain`` seconds, ends the health Watch
+streams (otherwise each would hold the stop for its whole grace), then ``stop(grace)`` lets calls
+in flight finish. So a process exits at most ``drain + grace`` seconds after SIGTERM (the Helm
+chart's terminationGracePeriodSeconds adds the preStop sleep and a margin to that). With workers
+the parent supervises (restarts a worker that dies) and forwards SIGTERM.
 """
 from __future__ import annotations
 
@@ -86,6 +89,43 @@ def add_referee(server: grpc.Server, servicer: RefereeServicer) -> None:
     server.add_registered_method_handlers(SERVICE.full_name, handlers)
 
 
+class _Health(health.HealthServicer):
+    """grpc.health.v1 whose Watch streams can be ended, so a stop need not wait out its grace."""
+
+    def __init__(self):
+        super().__init__()
+        self._watches: set = set()
+
+    def Watch(self, request, context, send_response_callback=None):
+        if send_response_callback is None:  # a blocking server: its watches end with the stop
+            return super().Watch(request, context)
+        lock, ended = threading.Lock(), []
+
+        def send(response):  # once ended, later updates and the close callback are ignored
+            with lock:
+                if ended:
+                    return
+                if response is None:
+                    ended.append(True)
+                send_response_callback(response)
+
+        with self._lock:
+            self._watches.add(send)
+        context.add_callback(lambda: self._forget(send))
+        return super().Watch(request, context, send)
+
+    def _forget(self, send) -> None:
+        with self._lock:
+            self._watches.discard(send)
+
+    def end_watches(self) -> None:
+        """Finish every open Watch stream with OK (clients then see the server as not ready)."""
+        with self._lock:
+            watches, self._watches = list(self._watches), set()
+        for send in watches:
+            send(None)
+
+
 def _address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
 
@@ -96,7 +136,7 @@ class RefereeServer:
     def __init__(self, config: Config, ring: KeyRing | None = None):
         self.config = config
         self.ring = ring or KeyRing.load(config.key_file)
-        self.health = health.HealthServicer()
+        self.health = _Health()
         interceptors = [MetricsInterceptor()] if config.metrics_port else []
         self.server = grpc.server(ThreadPoolExecutor(config.threads, thread_name_prefix="referee"),
                                   interceptors=interceptors, options=grpc_options(config))
@@ -128,6 +168,7 @@ class RefereeServer:
         self.health.enter_graceful_shutdown()
         log.info("draining", extra={"drain_s": drain, "grace_s": grace})
         time.sleep(drain)
+        self.health.end_watches()
         self.server.stop(grace).wait()
         log.info("stopped")
 
