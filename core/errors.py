@@ -34,6 +34,8 @@ class Reason(IntEnum):
     BID_TOO_LOW = 38
     STALE_STATE = 39
     DECLARED_READING_INVALID = 40
+    NOT_WIN = 41
+    UNDER_8 = 42
     # limits (RESOURCE_EXHAUSTED)
     REQUEST_TOO_LARGE = 50
 

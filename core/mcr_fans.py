@@ -5,6 +5,7 @@ turns these tables into C arrays at import. Rules and choices: see the ``mcr`` m
 """
 from __future__ import annotations
 
+from itertools import permutations
 from typing import NamedTuple
 
 # --- tiles ---------------------------------------------------------------------------------------
@@ -145,3 +146,27 @@ TILE_SET_FANS = (
     ("大于五", _ranks("6789")),
     ("小于五", _ranks("1234")),
 )
+
+# Pack traits: (fan, what every set has, what the pair has); a knitted straight counts as three
+# chows here (组合龙 + a chow + a numbered pair is 平和).
+PACK_TRAIT_FANS = (
+    ("碰碰和", "pung", "any"),
+    ("平和", "chow", "numbered"),
+    ("全带幺", "terminal", "terminal"),
+    ("全带五", "five", "five"),
+    ("全双刻", "even", "even"),
+)
+
+# Kong fans by (exposed kongs, concealed kongs). The 81-fan table has no 明暗杠: one exposed
+# and one concealed kong score 明杠 + 暗杠.
+KONG_FANS = {(1, 0): ("明杠",), (0, 1): ("暗杠",), (2, 0): ("双明杠",), (1, 1): ("明杠", "暗杠"),
+             (0, 2): ("双暗杠",)}
+KONG_FANS.update({(exposed, 3 - exposed): ("三杠",) for exposed in range(4)})
+KONG_FANS.update({(exposed, 4 - exposed): ("四杠",) for exposed in range(5)})
+
+# Concealed pungs, concealed kongs included -> fan.
+CONCEALED_PUNG_FANS = {2: "双暗刻", 3: "三暗刻", 4: "四暗刻"}
+
+# The six knitted straights (组合龙): 147, 258 and 369 each in another suit.
+KNITTED_STRAIGHTS = tuple(" ".join(f"{suit}{rank}" for suit, ranks in zip("WTB", perm) for rank in ranks)
+                          for perm in permutations(("147", "258", "369")))
