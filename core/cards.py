@@ -157,3 +157,24 @@ def rank_counts(cards: Iterable[int]) -> list[int]:
     for c in cards:
         counts[card_rank(c)] += 1
     return counts
+
+
+class PokerNotation:
+    """The card notation a game's API speaks: id space, parsing and printing. Games with other
+    card spaces (mahjong tiles, 川牌) give their Game another object with these methods."""
+
+    def __init__(self, decks: int = 1):
+        self.decks = decks
+        self.id_count = decks * CARDS_PER_DECK
+
+    def format_cards(self, ids: Iterable[int]) -> str:
+        return format_cards(ids)
+
+    def parse_cards_or_ranks(self, text: str) -> tuple[tuple[int, ...], bool]:
+        return parse_cards_or_ranks(text, self.decks)
+
+    def format_ranks(self, ranks: Iterable[int]) -> str:
+        return format_ranks(ranks)
+
+    def ranks_of(self, ids: Iterable[int]) -> tuple[int, ...]:
+        return ranks_of(ids)

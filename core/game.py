@@ -22,6 +22,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Mapping, TypeVar
 
+from .cards import PokerNotation
 from .errors import IllegalAction, InvalidAction, Reason, UnknownName, error_for
 
 
@@ -156,6 +157,7 @@ class Game(Generic[S, O]):
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     decks: ClassVar[int] = 1
+    notation: ClassVar[Any] = PokerNotation(1)  # card ids and text of the API (cards.PokerNotation)
     Options: ClassVar[type]
     presets: ClassVar[Mapping[str, Any]] = {}
 
