@@ -200,6 +200,8 @@ def readings(counts: cython.ulonglong, rocket_kickers: cython.bint) -> list:
     for r in range(NUM_RANKS):
         c = _count(counts, r)
         if c == total:
+            if c > 4:
+                return out
             out.append(_encode(counts, (SINGLE, PAIR, TRIO, BOMB)[c - 1], r, 1))
             return out
     # a trio or four with kickers
@@ -227,7 +229,7 @@ def readings(counts: cython.ulonglong, rocket_kickers: cython.bint) -> list:
         if total % (3 + width) != 0:
             continue
         links = total // (3 + width)
-        if links < 2:
+        if links < 2 or links > 6:  # the body is a trio straight: 2-6 trios
             continue
         for low in range(0, ACE - links + 2):
             body = _run(low, low + links - 1, 3)

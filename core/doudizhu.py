@@ -462,15 +462,22 @@ class Doudizhu(Game):
     _OPTION_FIELDS = tuple(f.name for f in dataclasses.fields(Options))
 
     def pack(self, state: State) -> bytes:
+        """marshal format 2: no back-references, so equal states pack to equal bytes whatever
+        else holds their values (format 3+ flags objects by their reference count)."""
         opts = tuple(getattr(state.options, n) for n in self._OPTION_FIELDS)
-        return marshal.dumps((opts,) + tuple(getattr(state, n) for n in self._FIELDS))
+        return marshal.dumps((opts,) + tuple(getattr(state, n) for n in self._FIELDS), 2)
 
     def unpack(self, data: bytes) -> State:
         """Raises: InvalidAction (STATE_TOKEN_INVALID) on bytes that are no packed state."""
         try:
             values = marshal.loads(data)
-            return State(Options(*values[0]), *values[1:])
-        except (ValueError, TypeError, EOFError, IndexError) as exc:
+            if type(values) is not tuple or len(values) != len(self._FIELDS) + 1:
+                raise ValueError("not a packed state")
+            state = State(Options(*values[0]), *values[1:])
+            if len(state.hands) != SEATS or len(state.bids) != SEATS or len(state.plays) != SEATS:
+                raise ValueError("not a packed state")
+            return state
+        except Exception as exc:  # any decoding failure is the caller's bad token
             raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
 
 

@@ -1,0 +1,19 @@
+"""Fixtures of the core suite: the two twins of the Dou Dizhu hot path."""
+import pytest
+
+from referee.core import doudizhu, speedups
+
+
+@pytest.fixture(params=["interpreted", "compiled"])
+def hot(request, monkeypatch):
+    """Each twin of ``ddz_hot`` in turn; ``referee.core.doudizhu`` is patched to use it too,
+    so ``legal_plays``/``legal_rank_strings``/``classify`` run on the twin under test."""
+    interpreted = speedups.interpreted("ddz_hot")
+    module = interpreted
+    if request.param == "compiled":
+        module = speedups.load("ddz_hot")
+        if module is interpreted:
+            pytest.skip("no compiled twin: referee.core.ddz_hot_c is not installed "
+                        "(or REFEREE_FORCE_PURE=1), so load() gives the interpreted module")
+    monkeypatch.setattr(doudizhu, "hot", module)
+    return module

@@ -1,0 +1,176 @@
+"""Perft-style legal-move counts (spec rules 8, 10-12) and a brute-force oracle.
+
+Each fixed count is derived by hand in its comment. The oracle enumerates every sub-multiset of
+the hand, classifies it with ``readings`` and keeps it when some reading beats the table (any
+reading on a free lead, rule 11i); the generator (``legal_rank_strings``, ``legal_plays``) must
+agree with it as a set of rank strings and list each multiset once (rule 12). Every test runs
+on both twins of the hot path (fixture ``hot``).
+"""
+import itertools
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.core import doudizhu
+from referee.core.cards import format_ranks
+from referee.core.doudizhu import Options
+
+ROCKET_KICKERS = Options(rocket_as_kickers=True)
+
+# (hand, last played; "" is a free lead, expected count, options)
+COUNTS = [
+    # singles 3, 4 (2) + pair 33 (1) + trio 333 (1) + trio+single 3334 (1) = 5
+    ("3334", "", 5, Options()),
+    # singles 7 + straights of 5: 34567 45678 56789 (3), of 6: 2, of 7: 1 = 13
+    ("3456789", "", 13, Options()),
+    # singles 5 B R (3) + pair 55 + trio 555 + bomb 5555 (3) + trio+single 555B 555R (2)
+    # + rocket BR (1) = 9; 5555+BR is no four+two by default (rule 11b)
+    ("5555BR", "", 9, Options()),
+    # ... and 10 when the rocket may be kickers: + four+two singles 5555BR
+    ("5555BR", "", 10, ROCKET_KICKERS),
+    # singles 3 4 5 (3) + pairs 33 44 55 (3) + trios 333 444 (2)
+    # + trio+single 333+4|5, 444+3|5 (4) + trio+pair 333+44|55, 444+33|55 (4)
+    # + trio straight 333444 (1) + pair straight 334455 (1) + airplane 333444+55 (1) = 19
+    ("33344455", "", 19, Options()),
+    # singles 4 + pairs 4 + trios 4 + trio straights 34 45 56 345 456 3456 (6)
+    # + trio+single 4 trios x 3 other ranks (12) + trio+pair 4 x 3 (12)
+    # + airplane+singles of 2: 3 bodies x {aa, ab, bb} of the 2 other ranks (9)
+    # + airplane+pairs of 2: 3 bodies x 1 (3) + pair straights 345 456 3456 (3) = 57;
+    # 345+666 and 456+333 are the multiset of the trio straight 3456, listed once (rules 11i, 12)
+    ("333444555666", "", 57, Options()),
+    # the issue's example: pairs above 44: TT 22 (33 is lower); no bomb; rocket BR = 3
+    ("3334569TTJQKA22BR", "44", 3, Options()),
+    # a 20-card hand on the airplane 333444+56 (main 4): bodies of two trios above 4:
+    # 56 67 78 (3). For each body the other ranks hold two trios, a pair (99) and six
+    # singles (T J Q K A 2): wings = a pair of one rank (3 ranks with >= 2 cards)
+    # + two different ranks C(9, 2) = 36, so 39 a body: 3 x 39 = 117; no bomb, no rocket
+    ("55566677788899TJQKA2", "33344456", 117, Options()),
+    # four+two singles on 3333+45: 4444 + two of {5555, 6, 7} (55 56 57 67: 4),
+    # 5555 + two of {4444, 6, 7} (4), + bombs 4444 5555 (2) = 10
+    ("4444555567", "333345", 10, Options()),
+    # straights of 5 ending above 7: 45678 .. TJQKA (7) + rocket (1) = 8
+    ("3456789TJQKA2BR", "34567", 8, Options()),
+    # trio+pair on 33344: 444 + 55|66|77, 555 + 44|66|77 = 6
+    ("4445556677", "33344", 6, Options()),
+    # on the bomb 2222 only the rocket: 1; on the rocket nothing: 0
+    ("33334444BR", "2222", 1, Options()),
+    ("33334444BR", "BR", 0, Options()),
+]
+
+
+def oracle(hot, hand_text, last_text, options=Options()):
+    """Rank strings of every sub-multiset of the hand that may be played on ``last_text``."""
+    rocket_kickers = options.rocket_as_kickers
+    table = 0
+    if last_text:
+        table, _ = doudizhu.choose_reading(doudizhu.classify(doudizhu.parse_hand(last_text), options), 0)
+        assert table, last_text
+    return oracle_counts(hot, doudizhu.parse_hand(hand_text), [table], rocket_kickers)[table]
+
+
+def oracle_counts(hot, hand, tables, rocket_kickers):
+    counts = [(hand >> (3 * r)) & 7 for r in range(15)]
+    found = {table: set() for table in tables}
+    for sub in itertools.product(*(range(c + 1) for c in counts)):
+        if not any(sub):
+            continue
+        plays = hot.readings(sum(c << (3 * r) for r, c in enumerate(sub)), rocket_kickers)
+        if not plays:
+            continue
+        text = format_ranks(r for r, c in enumerate(sub) for _ in range(c))
+        for table in tables:
+            if table == 0 or any(hot.beats(p, table) for p in plays):
+                found[table].add(text)
+    return found
+
+
+def generated(hot, hand, table, rocket_kickers):
+    plays = doudizhu.legal_plays(hand, table, Options(rocket_as_kickers=rocket_kickers))
+    texts = [doudizhu.format_play(p) for p in plays]
+    assert len(texts) == len(set(texts)), "rule 12: each multiset once"
+    assert plays == sorted(plays)
+    return set(texts)
+
+
+@pytest.mark.parametrize("hand, last, count, options", COUNTS,
+                         ids=[f"{h}-on-{t or 'lead'}{'-rk' if o.rocket_as_kickers else ''}"
+                              for h, t, _, o in COUNTS])
+def test_ddz_rule_12_legal_counts(hot, hand, last, count, options):
+    strings = doudizhu.legal_rank_strings(hand, last, options)
+    assert len(strings) == count
+    assert len(set(strings)) == count
+    assert strings == sorted(strings, key=lambda s: [doudizhu.cardlib.RANK_CHARS.index(c) for c in s])
+    assert set(strings) == oracle(hot, hand, last, options)
+    table = 0
+    if last:
+        table, _ = doudizhu.choose_reading(doudizhu.classify(doudizhu.parse_hand(last), options), 0)
+    assert generated(hot, doudizhu.parse_hand(hand), table, options.rocket_as_kickers) == set(strings)
+
+
+def test_ddz_rule_12_issue_example(hot):
+    assert doudizhu.legal_rank_strings("3334569TTJQKA22BR", "44") == ["TT", "22", "BR"]
+
+
+def test_ddz_rule_11i_last_play_read_as_when_led(hot):
+    # 333444555666 on the table is the trio chain 3456 (largest body), so 444555666777 beats
+    # it as a trio chain while 3333 (a bomb) and the rocket always do
+    assert doudizhu.legal_rank_strings("444555666777BR", "333444555666") == ["444555666777", "BR"]
+
+
+def test_ddz_rule_11i_last_play_read_as_its_named_kind(hot):
+    # read as an airplane, 333444555666 is 456 + 333 (main 6): body 567 with wings 444 or 448
+    # beats it (2); read as the trio chain 3456, only the chain 4567 does (1)
+    hand = "4445556667778"
+    assert doudizhu.legal_rank_strings(hand, "333444555666", last_kind="airplane_singles") \
+        == ["444555666777", "445556667778"]
+    assert doudizhu.legal_rank_strings(hand, "333444555666", last_kind="trio_straight") \
+        == ["444555666777"]
+    assert doudizhu.legal_rank_strings(hand, "333444555666") == ["444555666777"]
+    with pytest.raises(doudizhu.InvalidAction) as error:
+        doudizhu.legal_rank_strings("444555666777", "333444555666", last_kind="bomb")
+    assert error.value.reason == doudizhu.Reason.DECLARED_READING_INVALID
+
+
+def test_ddz_rule_12_last_play_must_be_a_combination():
+    with pytest.raises(doudizhu.InvalidAction) as error:
+        doudizhu.legal_rank_strings("3334", "34")
+    assert error.value.reason == doudizhu.Reason.NOT_A_COMBINATION
+
+
+# 20-card hands with long chains, airplanes with trio wings next to the body, bombs and jokers
+AIRPLANE_SINGLES = doudizhu.Kind.AIRPLANE_SINGLES
+RICH_HANDS = ["333444555666777889TJ", "3334445556667778BR22", "33445566778899TTJJQQ",
+              "3333444455556666BR2A"]
+
+
+@pytest.mark.parametrize("hand", RICH_HANDS)
+def test_ddz_rule_11i_generator_matches_oracle_on_rich_hands(hot, hand):
+    packed = doudizhu.parse_hand(hand)
+    tables = [0] + [p for p in doudizhu.legal_plays(packed, 0)
+                    if hot.play_kind(p) >= AIRPLANE_SINGLES][::7][:12]
+    for rocket_kickers in (False, True):
+        expected = oracle_counts(hot, packed, tables, rocket_kickers)
+        for table in tables:
+            assert generated(hot, packed, table, rocket_kickers) == expected[table], \
+                doudizhu.format_play(table) if table else "lead"
+
+
+DECK_RANKS = [r for r in range(13) for _ in range(4)] + [13, 14]
+hands = st.lists(st.sampled_from(range(54)), min_size=8, max_size=20, unique=True)
+
+
+def packed_hand(cards):
+    return sum(1 << (3 * DECK_RANKS[c]) for c in cards)
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # the twin is fixed per run
+@given(hands, hands, st.booleans(), st.randoms(use_true_random=False))
+def test_ddz_rule_12_generator_matches_oracle_on_random_hands(hot, cards, other, rocket_kickers, rnd):
+    hand = packed_hand(cards)
+    candidates = hot.legal_plays(packed_hand(other), 0, rocket_kickers)
+    tables = [0] + rnd.sample(candidates, min(6, len(candidates)))
+    expected = oracle_counts(hot, hand, tables, rocket_kickers)
+    for table in tables:
+        assert generated(hot, hand, table, rocket_kickers) == expected[table]
