@@ -5,8 +5,9 @@ from .game import Game
 
 def _load() -> dict[str, Game]:
     from .doudizhu import DOUDIZHU
+    from .mcr_game import MCR
 
-    return {g.id: g for g in (DOUDIZHU,)}
+    return {g.id: g for g in (DOUDIZHU, MCR)}
 
 
 GAMES: dict[str, Game] = _load()

@@ -1,0 +1,828 @@
+"""国标麻将 Chinese Official Mahjong (MCR), the whole hand refereed (spec: rules/mcr.md rules 1-11).
+
+The fans come from the stateless calculator in ``mcr.py`` (rules 8-10, 12); this module is
+the table: the wall, the turns, the claims and the payments of one hand.
+
+Tile ids (rule 1). Physical tiles, 144 ids: the 136 suited and honor tiles are
+``id = kind * 4 + copy`` for kinds 0..33 in ``mcr.py``'s order (W1-W9, T1-T9, B1-B9, F1-F4 E S W
+N, J1-J3 中发白) and copies 0..3; the flowers H1-H8 (春夏秋冬梅兰竹菊) are ids 136..143 (kind 34..41,
+as in ``mcr.py``). ``NOTATION`` (``TileNotation``) speaks them: ``W1 W1 T5 F1 H3`` is tile text
+(ids; the n-th copy of a kind named in one text is copy n), ``W11T5F1H3`` a kind string (kinds,
+no copies); ``format_ranks`` writes the kind string, so it round-trips.
+
+Deal (rules 2-3). The wall is ``range(144)`` shuffled by ``rng.Stream(deal_key, "wall")``. The
+dealer is ``options.dealer``, or when -1 a seat drawn from the stream ``dealer``. Seat winds
+run from the dealer: seat (dealer + i) mod 4 has wind i (0..3 = E S W N); turn order is seat
+s -> s + 1 (counterclockwise), so seat s - 1 is s's left (上家) and the only seat whose discard
+s may chow. Dealing takes the wall from the front: 13 tiles to each seat from the dealer on,
+then a 14th to the dealer. Flowers (补花): seats in turn from the dealer set aside every flower
+they hold and draw replacements from the back of the wall until they hold none. Play draws
+from the front; kong and flower replacements come from the back. All 144 tiles are played: no
+dead wall is kept back.
+
+Turn (rule 4). The seat on turn holds 3n + 2 tiles (with its melds). If it drew (or was dealt)
+its last tile it may WIN by self-draw with that tile, declare a KONG (a concealed kong of four
+tiles in hand, or an added kong 加杠 putting the fourth tile on one of its exposed pungs), or
+DISCARD. After a chow or pung claim it must discard: no win, no kong. A kong needs a tile left
+in the wall (for the replacement); so does any claim but a win. The dealer's first turn counts
+as after a draw, with the last tile dealt to it (or its last flower replacement) as the drawn
+tile. Draws are not actions: they happen inside ``apply`` (the next seat's draw after a discard
+nobody claims, the replacement after a kong or a flower), as DRAW events whose tile only that
+seat may see (``PRIVATE_EVENTS``).
+
+Claims (rule 5). After a discard, the claim window asks every other seat that has a legal claim
+(WIN, PUNG, exposed KONG, CHOW for the next seat only); a seat with none is not asked, and with
+nobody to ask the next seat draws at once. ``to_act`` holds the seats whose answers are still
+awaited, counterclockwise from the discarder; each answers once, PASS or one claim (answers are
+secret until the window closes: a claim answer yields no event). When the last answer is in the
+window resolves by priority: WIN beats PUNG/KONG beats CHOW; of several wins the first seat
+counterclockwise from the discarder wins alone (截和); the PASS events of the seats that passed
+and the winning claim's event come out then. A pung or chow claimer must then discard; an
+exposed kong draws its replacement from the back. A claimed tile leaves the discarder's river.
+An added kong opens a robbing window (抢杠和) for the seats that can win on that tile, WIN or
+PASS only; the first winner counterclockwise from the seat adding the kong takes the tile,
+otherwise the kong stands and its replacement is drawn. Concealed kongs cannot be robbed. There
+is no "passed win" restriction (no furiten): a seat that passed a win may win on the next tile.
+
+Winning (rules 6, 8-10). A WIN is checked by ``mcr.calculate_fans`` at ``options.min_points``
+(default 8, flowers not counted); a hand that does not win is refused with NOT_WIN, one under the
+minimum with UNDER_8, and the state does not change. Flags: self-drawn; 杠上开花 on the
+replacement tile of a kong (a flower replacement after it still counts); 抢杠和 when robbing; 妙手回春
+when the self-drawn tile was the wall's last; 海底捞月 on the discard made after the last tile was
+drawn; 和绝张 when the three other copies of the winning tile are visible (in rivers and exposed
+melds; concealed kongs are face down); seat wind from the dealer; ``options.prevalent_wind``;
+the winner's flowers.
+
+Exhausted wall (rule 7): when a seat must draw and the wall is empty, or the last discard is not
+won, the hand is drawn (荒牌, DRAWN_GAME).
+
+Settlement (rule 11), base 8: self-draw: each other seat pays the winner 8 + total; won on a
+discard (or by robbing a kong, the seat adding the kong paying as the discarder): the discarder
+pays 8 + total, each other seat 8. ``total`` is the fan points plus one per flower. Drawn hand:
+all zero. The breakdown lists each fan (``"清一色 Full Flush x1"``: points each times count),
+then fan_points, flowers, total, winner, payer, dealer and next_dealer (the next seat: the
+competition rules rotate the dealer every hand; prevalent winds are the caller's). ABANDON
+(逃跑, any seat, any time) ends the hand: the leaver pays 8 to each other seat (our choice).
+
+Legal actions, in this order: turn: DISCARD once per tile kind held (its lowest id), each KONG,
+WIN last; claim window: PASS, each CHOW (the lowest ids of the two tiles), PUNG, KONG, WIN last.
+An action may name its tiles by id (``cards``) or by kind (``ranks``: the lowest ids held are
+taken); WIN and PASS need none. A CHOW names the two tiles from the hand (or the three kinds of
+the run); a PUNG or claimed KONG may name none.
+
+Views hide other seats' concealed tiles, drawn tiles and concealed kongs (shown when the hand
+is over). ``public_cards``: ``discards{s}``, ``flowers{s}``, ``meld{s}_{i}`` (tiles of seat s's
+i-th meld; empty for another seat's concealed kong), ``claim_tile`` in a window, and when the
+hand is over ``hand{s}`` and ``win_tile``. ``counters``: wall, dealer, prevalent_wind,
+min_points, turn, drawn (the viewer's own drawn tile, else -1), after_kong,
+``meld{s}_{i}_from`` (the seat it was claimed from, -1 concealed), and when won winner, payer,
+points, total. ``roles``: each seat's wind, ``east`` .. ``north``.
+
+Events: DEAL (per seat, its tiles; private), FLOWER (public), DRAW (private; values replacement,
+wall), DISCARD, CLAIM_WINDOW (seat: the discarder or the seat adding a kong; cards: the tile;
+values seats (bitmask of the seats asked), robbing), PASS, CHOW / PUNG / KONG (values from,
+claimed; a concealed KONG shows no tiles, values concealed; an added one, values added), WIN
+(values from, points, total, self_drawn, robbed_kong), DRAWN_GAME, ABANDON.
+
+State: hands are bitmasks over tile ids, the wall the 144 shuffled ids as bytes with the two
+ends ``front``/``back``, melds small int tuples; ``pack`` is marshal format 2 (no references),
+so equal states pack to equal bytes and digests.
+"""
+from __future__ import annotations
+
+import dataclasses
+import marshal
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from . import mcr, rng
+from .cards import from_mask
+from .errors import IllegalAction, InvalidAction, Reason
+from .game import Action, ActionType, Combo, Event, Game, Settlement, Verdict, View, option
+from .mcr_fans import FANS, NUM_KINDS, TILE_IDS, TILE_NAMES
+
+SEATS = 4
+TILE_COUNT = 144
+FLOWER_BASE = 136  # H1..H8 = 136..143
+NUM_FLOWERS = 8
+HAND_SIZE = 13
+BASE_POINTS = 8
+FIRST_HONOR = 27
+WIND_NAMES = ("east", "south", "west", "north")
+
+TURN, CLAIM, ROB, FINISHED = 0, 1, 2, 3
+PHASE_NAMES = ("turn", "claim", "rob_kong", "finished")
+
+PLAYING, SELF_DRAWN, ON_DISCARD, ROBBED_KONG, DRAWN, ABANDONED = range(6)
+OUTCOME_NAMES = ("", "self_drawn", "won_on_discard", "robbed_kong", "drawn", "abandoned")
+
+# meld tuples: (kind, source seat or -1 concealed, claimed tile id or -1, tile ids ascending...)
+CHOW_MELD, PUNG_MELD, KONG_MELD = int(mcr.MeldKind.CHI), int(mcr.MeldKind.PENG), int(mcr.MeldKind.GANG)
+
+PRIVATE_EVENTS = frozenset({"DEAL", "DRAW"})  # their tiles are for the event's seat only
+
+PASS, DISCARD, CHOW, PUNG, KONG, WIN, ABANDON = (ActionType.PASS, ActionType.DISCARD, ActionType.CHOW,
+                                                 ActionType.PUNG, ActionType.KONG, ActionType.WIN,
+                                                 ActionType.ABANDON)
+
+
+# --- tiles and notation -----------------------------------------------------------------------------
+
+def tile_kind(tile: int) -> int:
+    """Kind 0..41 (``mcr.py``'s ids) of a physical tile id 0..143."""
+    return tile >> 2 if tile < FLOWER_BASE else NUM_KINDS + tile - FLOWER_BASE
+
+
+def kind_tiles(kind: int) -> tuple[int, ...]:
+    """The physical ids of a kind: four copies, one for a flower."""
+    if kind < NUM_KINDS:
+        return tuple(range(kind * 4, kind * 4 + 4))
+    return (FLOWER_BASE + kind - NUM_KINDS,)
+
+
+_KIND_OF = tuple(tile_kind(t) for t in range(TILE_COUNT))
+_KIND_MASK = tuple(sum(1 << t for t in kind_tiles(k)) for k in range(NUM_KINDS + NUM_FLOWERS))
+_KIND_STRING = re.compile(r"([WTBFJH])([1-9]+)")
+
+
+def _kinds(mask: int) -> list[int]:
+    return [_KIND_OF[t] for t in from_mask(mask)]
+
+
+def _lowest(mask: int, kind: int, n: int = 1) -> tuple[int, ...]:
+    """The ``n`` lowest ids of ``kind`` in ``mask`` (fewer when the mask holds fewer)."""
+    return from_mask(mask & _KIND_MASK[kind])[:n]
+
+
+class TileNotation:
+    """The tile notation of the API (the interface of ``cards.PokerNotation``)."""
+
+    id_count = TILE_COUNT
+
+    def format_cards(self, ids: Iterable[int]) -> str:
+        """Ids in id order as tile names: ``W1 W1 T5 F1 H3``."""
+        return " ".join(TILE_NAMES[_KIND_OF[t]] for t in sorted(ids))
+
+    def parse_cards_or_ranks(self, text: str) -> tuple[tuple[int, ...], bool]:
+        """Tile text -> (ids, True), the n-th copy of a kind given being copy n; a kind string
+        (``W119T5F1``) -> (kinds ascending, False).
+
+        Raises:
+            InvalidAction: unknown tile (UNKNOWN_CARD), more copies than exist (DUPLICATE_CARD).
+        """
+        tokens = text.replace(",", " ").upper().split()
+        if all(token in TILE_IDS for token in tokens):
+            used = [0] * (NUM_KINDS + NUM_FLOWERS)
+            ids = []
+            for token in tokens:
+                kind = TILE_IDS[token]
+                copies = kind_tiles(kind)
+                if used[kind] >= len(copies):
+                    raise InvalidAction(f"tile {token} given more than {len(copies)} time(s)",
+                                        Reason.DUPLICATE_CARD)
+                ids.append(copies[used[kind]])
+                used[kind] += 1
+            return tuple(ids), True
+        compact = "".join(tokens)
+        kinds = []
+        pos = 0
+        for match in _KIND_STRING.finditer(compact):
+            if match.start() != pos:
+                break
+            for digit in match.group(2):
+                kind = TILE_IDS.get(match.group(1) + digit)
+                if kind is None:
+                    raise InvalidAction(f"unknown tile {match.group(1)}{digit} in {text!r}",
+                                        Reason.UNKNOWN_CARD)
+                kinds.append(kind)
+            pos = match.end()
+        if pos != len(compact):
+            raise InvalidAction(f"not tiles: {text!r} (tiles W1-9 T1-9 B1-9 F1-4 J1-3 H1-8, "
+                                "or a kind string such as W119T5)", Reason.UNKNOWN_CARD)
+        return tuple(sorted(kinds)), False
+
+    def format_ranks(self, kinds: Iterable[int]) -> str:
+        """Kinds as a kind string: ``W119T5F1``."""
+        out = []
+        letter = ""
+        for kind in sorted(kinds):
+            name = TILE_NAMES[kind]
+            if name[0] != letter:
+                letter = name[0]
+                out.append(letter)
+            out.append(name[1])
+        return "".join(out)
+
+    def ranks_of(self, ids: Iterable[int]) -> tuple[int, ...]:
+        return tuple(sorted(_KIND_OF[t] for t in ids))
+
+
+NOTATION = TileNotation()
+
+
+# --- options and state ------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    dealer: int = option(0, "rule 2: the dealer's seat (seat wind E); -1 draws it from the seed",
+                         minimum=-1, maximum=SEATS - 1)
+    prevalent_wind: int = option(0, "rule 2: the round's prevalent wind, 0..3 = E S W N",
+                                 minimum=0, maximum=3)
+    min_points: int = option(mcr.MIN_POINTS, "rule 10: fan points a win needs, flowers not counted",
+                             minimum=0, maximum=88)
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    options: Options
+    seed: bytes
+    entropy: bytes
+    dealer: int
+    wall: bytes  # the shuffled 144 tile ids; the live wall is wall[front:back]
+    front: int
+    back: int
+    hands: tuple[int, ...]  # concealed tiles per seat, bitmasks over tile ids
+    melds: tuple[tuple[tuple[int, ...], ...], ...]  # per seat, meld tuples (see CHOW_MELD)
+    discards: tuple[tuple[int, ...], ...]  # per seat, the river (claimed tiles leave it)
+    flowers: tuple[tuple[int, ...], ...]
+    phase: int
+    to_act: tuple[int, ...]
+    turn: int  # seat on turn; in a window the discarder or the seat adding the kong
+    drawn: int = -1  # the turn seat's drawn tile (its self-draw winning tile); -1 after a claim
+    after_kong: bool = False  # the drawn tile is a kong's replacement
+    tile: int = -1  # the tile a claim or robbing window is about
+    asked: tuple[int, ...] = ()  # seats asked in the window, counterclockwise from ``turn``
+    answers: tuple[tuple[int, ...], ...] = ((),) * SEATS  # (action type, tile ids...) per seat
+    winner: int = -1
+    payer: int = -1  # discarder or robbed seat; -1 on a self-draw
+    fans: tuple[tuple[int, int], ...] = ()  # (fan id, count), flowers included
+    points: int = 0  # fan points without flowers
+    total: int = 0  # with flowers
+    outcome: int = PLAYING
+    abandoned: int = -1
+    step: int = 0
+
+    num_seats = SEATS
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == FINISHED
+
+
+class _Table:
+    """A mutable copy of a State's tables while an action is applied."""
+
+    __slots__ = ("options", "dealer", "wall", "front", "back", "hands", "melds", "discards",
+                 "flowers", "phase", "to_act", "turn", "drawn", "after_kong", "tile", "asked",
+                 "answers", "winner", "payer", "fans", "points", "total", "outcome", "abandoned")
+
+    def __init__(self, state: State):
+        for name in self.__slots__:
+            setattr(self, name, getattr(state, name))
+        self.hands = list(state.hands)
+        self.melds = list(state.melds)
+        self.discards = list(state.discards)
+        self.flowers = list(state.flowers)
+
+    def freeze(self, state: State) -> State:
+        values = {name: getattr(self, name) for name in self.__slots__}
+        for name in ("hands", "melds", "discards", "flowers"):
+            values[name] = tuple(values[name])
+        return dataclasses.replace(state, step=state.step + 1, **values)
+
+
+# --- rules on a state (State or _Table) -------------------------------------------------------------
+
+def wall_left(t) -> int:
+    return t.back - t.front
+
+
+def _visible_copies(t, kind: int, exclude: int) -> int:
+    """Copies of ``kind`` face up: in rivers and exposed melds, ``exclude`` (an id) not counted."""
+    mask = _KIND_MASK[kind] & ~(1 << exclude)
+    count = sum(1 for river in t.discards for tile in river if (mask >> tile) & 1)
+    for seat_melds in t.melds:
+        for meld in seat_melds:
+            if meld[1] >= 0:
+                count += sum(1 for tile in meld[3:] if (mask >> tile) & 1)
+    return count
+
+
+def _calc_meld(seat: int, meld: tuple[int, ...]) -> mcr.Meld:
+    kind, source, claimed = meld[0], meld[1], meld[2]
+    low = _KIND_OF[meld[3]]
+    if kind == CHOW_MELD:
+        return mcr.Meld(mcr.MeldKind.CHI, low + 1, _KIND_OF[claimed] - low + 1)
+    offer = 0 if source < 0 else (seat - source) % SEATS
+    return mcr.Meld(mcr.MeldKind.PENG if kind == PUNG_MELD else mcr.MeldKind.GANG, low, offer)
+
+
+def win_hand(t, seat: int, tile: int, self_drawn: bool, kong_related: bool) -> mcr.Hand:
+    """The calculator's description of ``seat`` winning on ``tile`` (in hand when self-drawn)."""
+    hand = t.hands[seat] & ~(1 << tile) if self_drawn else t.hands[seat]
+    kind = _KIND_OF[tile]
+    return mcr.Hand(tuple(_calc_meld(seat, m) for m in t.melds[seat]), tuple(_kinds(hand)), kind,
+                    self_drawn=self_drawn, fourth_tile=_visible_copies(t, kind, tile) == 3,
+                    kong_related=kong_related, wall_last=wall_left(t) == 0,
+                    seat_wind=(seat - t.dealer) % SEATS, prevalent_wind=t.options.prevalent_wind,
+                    flowers=len(t.flowers[seat]))
+
+
+def win_result(t, seat: int, tile: int, self_drawn: bool, kong_related: bool) -> mcr.FanResult:
+    """The fans of the win.
+
+    Raises:
+        IllegalAction: NOT_WIN or UNDER_8 (under ``options.min_points``).
+    """
+    return mcr.calculate_fans(win_hand(t, seat, tile, self_drawn, kong_related), t.options.min_points)
+
+
+def _try_win(t, seat: int, tile: int, self_drawn: bool, kong_related: bool) -> mcr.FanResult | None:
+    try:
+        return win_result(t, seat, tile, self_drawn, kong_related)
+    except IllegalAction:
+        return None
+
+
+def _win_combo(tile: int, result: mcr.FanResult) -> Combo:
+    kind = _KIND_OF[tile]
+    return Combo("win", kind, 1, 1, (kind,), f"win 和 {result.total} points")
+
+
+def _meld_combo(meld_kind: int, kinds: tuple[int, ...], label: str) -> Combo:
+    name = {CHOW_MELD: "chow", PUNG_MELD: "pung", KONG_MELD: "kong"}[meld_kind]
+    return Combo(name, kinds[1] if meld_kind == CHOW_MELD else kinds[0], 1, len(kinds), kinds, label)
+
+
+def _chow_shapes(hand: int, tile: int) -> list[tuple[int, int]]:
+    """The pairs of hand ids (lowest copies) that chow ``tile``, lowest run first."""
+    kind = _KIND_OF[tile]
+    if kind >= FIRST_HONOR:
+        return []
+    rank = kind % 9
+    out = []
+    for low in (kind - 2, kind - 1, kind):
+        if low < kind - rank or low + 2 > kind - rank + 8:
+            continue
+        others = [k for k in (low, low + 1, low + 2) if k != kind]
+        picked = [_lowest(hand, k) for k in others]
+        if all(picked):
+            out.append((picked[0][0], picked[1][0]))
+    return out
+
+
+def claim_options(t, seat: int, tile: int, robbing: bool) -> list[tuple[Action, Combo | None]]:
+    """The claims (not PASS) ``seat`` may make on ``tile``, in legal-action order."""
+    out: list[tuple[Action, Combo | None]] = []
+    hand = t.hands[seat]
+    kind = _KIND_OF[tile]
+    if not robbing and wall_left(t) > 0:
+        if seat == (t.turn + 1) % SEATS:
+            for a, b in _chow_shapes(hand, tile):
+                kinds = tuple(sorted((kind, _KIND_OF[a], _KIND_OF[b])))
+                out.append((Action(seat, CHOW, (a, b)), _meld_combo(CHOW_MELD, kinds, "chow 吃")))
+        same = _lowest(hand, kind, 3)
+        if len(same) >= 2:
+            out.append((Action(seat, PUNG, same[:2]), _meld_combo(PUNG_MELD, (kind,) * 3, "pung 碰")))
+        if len(same) == 3:
+            out.append((Action(seat, KONG, same), _meld_combo(KONG_MELD, (kind,) * 4, "exposed kong 明杠")))
+    result = _try_win(t, seat, tile, False, robbing)
+    if result is not None:
+        out.append((Action(seat, WIN), _win_combo(tile, result)))
+    return out
+
+
+def turn_kongs(t, seat: int) -> list[tuple[Action, Combo]]:
+    """The kongs the seat on turn may declare: concealed, then added, by kind."""
+    if t.drawn < 0 or wall_left(t) == 0:
+        return []
+    hand = t.hands[seat]
+    out = []
+    for kind in sorted(set(_kinds(hand))):
+        tiles = _lowest(hand, kind, 4)
+        if len(tiles) == 4:
+            out.append((Action(seat, KONG, tiles),
+                        _meld_combo(KONG_MELD, (kind,) * 4, "concealed kong 暗杠")))
+    for meld in t.melds[seat]:
+        if meld[0] == PUNG_MELD:
+            tiles = _lowest(hand, _KIND_OF[meld[3]])
+            if tiles:
+                out.append((Action(seat, KONG, tiles),
+                            _meld_combo(KONG_MELD, (_KIND_OF[meld[3]],) * 4, "added kong 加杠")))
+    return out
+
+
+# --- the game ---------------------------------------------------------------------------------------
+
+class Mahjong(Game):
+    id = "mcr"
+    name = "国标麻将 Chinese Official Mahjong"
+    min_seats = max_seats = SEATS
+    notation = NOTATION
+    private_events = PRIVATE_EVENTS
+    Options = Options
+    presets = {}
+
+    def _deal(self, options: Options, seed: bytes, entropy: bytes, seats: int) -> State:
+        key = rng.deal_key(seed, entropy)
+        dealer = options.dealer if options.dealer >= 0 else rng.Stream(key, "dealer").randbelow(SEATS)
+        wall = bytes(rng.Stream(key, "wall").shuffle(range(TILE_COUNT)))
+        hands = [0] * SEATS
+        for i in range(SEATS):
+            for tile in wall[i * HAND_SIZE:(i + 1) * HAND_SIZE]:
+                hands[(dealer + i) % SEATS] |= 1 << tile
+        drawn = wall[SEATS * HAND_SIZE]
+        hands[dealer] |= 1 << drawn
+        back = TILE_COUNT
+        flowers: list[tuple[int, ...]] = [()] * SEATS
+        for i in range(SEATS):
+            seat = (dealer + i) % SEATS
+            while hands[seat] >> FLOWER_BASE:
+                for flower in from_mask(hands[seat] >> FLOWER_BASE << FLOWER_BASE):
+                    hands[seat] &= ~(1 << flower)
+                    flowers[seat] += (flower,)
+                    back -= 1
+                    hands[seat] |= 1 << wall[back]
+                    if seat == dealer:
+                        drawn = wall[back]
+        return State(options, seed, entropy, dealer, wall, SEATS * HAND_SIZE + 1, back, tuple(hands),
+                     ((),) * SEATS, ((),) * SEATS, tuple(flowers), TURN, (dealer,), dealer, drawn)
+
+    def deal_events(self, state: State) -> list[Event]:
+        events = [Event("DEAL", s, from_mask(state.hands[s]),
+                        values={"seat_wind": (s - state.dealer) % SEATS, "dealer": state.dealer})
+                  for s in range(SEATS)]
+        return events + [Event("FLOWER", s, state.flowers[s]) for s in range(SEATS) if state.flowers[s]]
+
+    # check ---------------------------------------------------------------------------------------
+    def _check(self, state: State, action: Action) -> Verdict:
+        t, seat = action.type, action.seat
+        if t == ABANDON:
+            return Verdict.ok("abandon (escape)")
+        bad = self._malformed(action)
+        if bad is not None:
+            return bad
+        if state.phase == TURN:
+            if t == DISCARD:
+                return self._check_discard(state, action)
+            if t == KONG:
+                return self._check_turn_kong(state, action)
+            if t == WIN:
+                if state.drawn < 0:
+                    return Verdict.no(Reason.NOT_WIN, "no tile drawn: after a chow or pung, discard")
+                return self._check_win(state, action, state.drawn, True, state.after_kong)
+            return Verdict.no(Reason.WRONG_PHASE, "on your turn: DISCARD, KONG or WIN")
+        if t == PASS:
+            return Verdict.ok("pass", action=Action(seat, PASS))
+        if t == WIN:
+            return self._check_win(state, action, state.tile, False, state.phase == ROB)
+        if state.phase == ROB:
+            return Verdict.no(Reason.WRONG_PHASE, "robbing a kong: WIN or PASS")
+        if t in (PUNG, KONG, CHOW):
+            return self._check_claim(state, action)
+        return Verdict.no(Reason.WRONG_PHASE, "claim window: PASS, CHOW, PUNG, KONG or WIN")
+
+    @staticmethod
+    def _malformed(action: Action) -> Verdict | None:
+        if any(not 0 <= c < TILE_COUNT for c in action.cards):
+            return Verdict.no(Reason.UNKNOWN_CARD, f"tile ids are 0..{TILE_COUNT - 1}")
+        if len(set(action.cards)) != len(action.cards):
+            return Verdict.no(Reason.DUPLICATE_CARD, "a tile given twice")
+        if any(not 0 <= k < NUM_KINDS + NUM_FLOWERS for k in action.ranks):
+            return Verdict.no(Reason.UNKNOWN_CARD, f"tile kinds are 0..{NUM_KINDS + NUM_FLOWERS - 1}")
+        return None
+
+    @staticmethod
+    def _held(hand: int, action: Action) -> tuple[int, ...] | Verdict:
+        """The action's tiles taken from ``hand`` (ids as given, kinds as the lowest ids)."""
+        if action.cards:
+            missing = [c for c in action.cards if not (hand >> c) & 1]
+            if missing:
+                return Verdict.no(Reason.CARDS_NOT_IN_HAND, f"not in hand: {NOTATION.format_cards(missing)}")
+            return tuple(action.cards)
+        picked = 0
+        for kind in action.ranks:
+            free = hand & ~picked & _KIND_MASK[kind]
+            if not free:
+                return Verdict.no(Reason.CARDS_NOT_IN_HAND,
+                                  f"hand lacks {NOTATION.format_ranks(action.ranks)}")
+            picked |= free & -free
+        return from_mask(picked)
+
+    def _check_discard(self, state: State, action: Action) -> Verdict:
+        tiles = self._held(state.hands[action.seat], action)
+        if isinstance(tiles, Verdict):
+            return tiles
+        if len(tiles) != 1:
+            return Verdict.no(Reason.BAD_ACTION, "a discard is one tile")
+        return Verdict.ok(f"discard {NOTATION.format_cards(tiles)}",
+                          action=dataclasses.replace(action, cards=tiles, ranks=()))
+
+    def _check_turn_kong(self, state: State, action: Action) -> Verdict:
+        if state.drawn < 0:
+            return Verdict.no(Reason.WRONG_PHASE, "after a chow or pung, discard")
+        if wall_left(state) == 0:
+            return Verdict.no(Reason.WRONG_PHASE, "no kong on the last tile: nothing to replace it")
+        tiles = self._held(state.hands[action.seat], action)
+        if isinstance(tiles, Verdict):
+            return tiles
+        kinds = {_KIND_OF[c] for c in tiles}
+        if len(kinds) != 1:
+            return Verdict.no(Reason.NOT_A_COMBINATION, "a kong is one tile kind")
+        for option_action, combo in turn_kongs(state, action.seat):
+            if _KIND_OF[option_action.cards[0]] in kinds:
+                return Verdict.ok(combo.label, combo, option_action)
+        return Verdict.no(Reason.NOT_A_COMBINATION,
+                          f"no kong of {NOTATION.format_ranks(kinds)}: four in hand, or one on an "
+                          "exposed pung")
+
+    def _check_win(self, state: State, action: Action, tile: int, self_drawn: bool,
+                   kong_related: bool) -> Verdict:
+        named = action.cards or action.ranks
+        if named and (action.cards not in ((), (tile,)) or action.ranks not in ((), (_KIND_OF[tile],))):
+            return Verdict.no(Reason.BAD_ACTION, f"the winning tile is {NOTATION.format_cards((tile,))}")
+        try:
+            result = win_result(state, action.seat, tile, self_drawn, kong_related)
+        except IllegalAction as refusal:
+            return Verdict.no(refusal.reason, refusal.message)
+        return Verdict.ok(f"win 和 {result.total} points", _win_combo(tile, result),
+                          dataclasses.replace(action, cards=(), ranks=()), result)
+
+    def _check_claim(self, state: State, action: Action) -> Verdict:
+        seat, tile = action.seat, state.tile
+        kind = _KIND_OF[tile]
+        if wall_left(state) == 0:
+            return Verdict.no(Reason.WRONG_PHASE, "the last discard may only be won")
+        hand = state.hands[seat]
+        if action.type == CHOW:
+            if seat != (state.turn + 1) % SEATS:
+                return Verdict.no(Reason.NOT_YOUR_TURN, "only the next seat may chow (rule 5)")
+            if len(action.ranks) == 3 and kind in action.ranks:
+                ranks = list(action.ranks)
+                ranks.remove(kind)
+                action = dataclasses.replace(action, ranks=tuple(ranks))
+            shapes = _chow_shapes(hand, tile)
+            if not action.cards and not action.ranks:
+                if len(shapes) != 1:
+                    return Verdict.no(Reason.BAD_ACTION if shapes else Reason.NOT_A_COMBINATION,
+                                      "name the two tiles of the chow" if shapes else "no chow")
+                action = dataclasses.replace(action, cards=shapes[0])
+            tiles = self._held(hand, action)
+            if isinstance(tiles, Verdict):
+                return tiles
+            kinds = sorted([kind] + [_KIND_OF[c] for c in tiles])
+            if (len(tiles) != 2 or kinds[0] >= FIRST_HONOR or kinds[2] >= FIRST_HONOR
+                    or kinds[0] // 9 != kinds[2] // 9 or kinds != [kinds[0], kinds[0] + 1, kinds[0] + 2]):
+                return Verdict.no(Reason.NOT_A_COMBINATION,
+                                  f"{NOTATION.format_ranks(kinds)} is not a run of one suit")
+            combo = _meld_combo(CHOW_MELD, tuple(kinds), "chow 吃")
+            return Verdict.ok(combo.label, combo, Action(seat, CHOW, tuple(sorted(tiles))))
+        need = 2 if action.type == PUNG else 3
+        if action.cards:
+            tiles = self._held(hand, action)
+            if isinstance(tiles, Verdict):
+                return tiles
+        elif all(k == kind for k in action.ranks):
+            tiles = _lowest(hand, kind, need)
+            if len(tiles) < need:
+                return Verdict.no(Reason.CARDS_NOT_IN_HAND, f"a {action.type.name.lower()} needs "
+                                  f"{need} {TILE_NAMES[kind]} in hand")
+        else:
+            tiles = ()
+        if len(tiles) != need or any(_KIND_OF[c] != kind for c in tiles):
+            return Verdict.no(Reason.NOT_A_COMBINATION,
+                              f"a {action.type.name.lower()} takes {need} {TILE_NAMES[kind]} from the hand")
+        meld_kind = PUNG_MELD if action.type == PUNG else KONG_MELD
+        combo = _meld_combo(meld_kind, (kind,) * (need + 1), "pung 碰" if need == 2 else "exposed kong 明杠")
+        return Verdict.ok(combo.label, combo, Action(seat, action.type, tuple(sorted(tiles))))
+
+    # apply ---------------------------------------------------------------------------------------
+    def _apply(self, state: State, action: Action, verdict: Verdict):
+        seat = action.seat
+        t = _Table(state)
+        events: list[Event] = []
+        if action.type == ABANDON:
+            t.phase, t.to_act, t.abandoned, t.outcome = FINISHED, (), seat, ABANDONED
+            events.append(Event("ABANDON", seat))
+        elif state.phase == TURN:
+            if action.type == DISCARD:
+                self._discard(t, seat, action.cards[0], events)
+            elif action.type == WIN:
+                self._win(t, seat, t.drawn, -1, SELF_DRAWN, verdict.detail, events)
+            else:
+                self._turn_kong(t, seat, action.cards, events)
+        else:
+            t.answers = t.answers[:seat] + ((int(action.type),) + action.cards,) + t.answers[seat + 1:]
+            t.to_act = tuple(s for s in t.to_act if s != seat)
+            if not t.to_act:
+                self._close_window(t, events)
+        return t.freeze(state), events
+
+    def _draw(self, t: _Table, seat: int, after_kong: bool, events: list[Event]) -> None:
+        """``seat`` draws (from the back after a kong; flowers set aside and replaced from the
+        back) and is on turn; with the wall empty the hand is drawn."""
+        t.phase, t.to_act, t.turn, t.tile, t.asked, t.answers = TURN, (seat,), seat, -1, (), ((),) * SEATS
+        t.after_kong = after_kong
+        from_back = after_kong
+        while True:
+            if wall_left(t) == 0:
+                t.phase, t.to_act, t.outcome, t.drawn = FINISHED, (), DRAWN, -1
+                events.append(Event("DRAWN_GAME"))
+                return
+            if from_back:
+                t.back -= 1
+                tile = t.wall[t.back]
+            else:
+                tile = t.wall[t.front]
+                t.front += 1
+            if tile < FLOWER_BASE:
+                break
+            t.flowers[seat] += (tile,)
+            events.append(Event("FLOWER", seat, (tile,)))
+            from_back = True
+        t.hands[seat] |= 1 << tile
+        t.drawn = tile
+        events.append(Event("DRAW", seat, (tile,), values={"replacement": int(from_back),
+                                                            "wall": wall_left(t)}))
+
+    def _open_window(self, t: _Table, seat: int, tile: int, robbing: bool, events: list[Event]) -> bool:
+        asked = tuple(s for s in ((seat + i) % SEATS for i in (1, 2, 3))
+                      if claim_options(t, s, tile, robbing))
+        if not asked:
+            return False
+        t.phase, t.to_act, t.turn, t.tile, t.asked = ROB if robbing else CLAIM, asked, seat, tile, asked
+        t.answers, t.drawn, t.after_kong = ((),) * SEATS, -1, False
+        events.append(Event("CLAIM_WINDOW", seat, (tile,),
+                            values={"seats": sum(1 << s for s in asked), "robbing": int(robbing)}))
+        return True
+
+    def _discard(self, t: _Table, seat: int, tile: int, events: list[Event]) -> None:
+        t.hands[seat] &= ~(1 << tile)
+        t.discards[seat] += (tile,)
+        t.drawn, t.after_kong = -1, False
+        events.append(Event("DISCARD", seat, (tile,)))
+        if not self._open_window(t, seat, tile, False, events):
+            self._draw(t, (seat + 1) % SEATS, False, events)
+
+    def _turn_kong(self, t: _Table, seat: int, tiles: tuple[int, ...], events: list[Event]) -> None:
+        if len(tiles) == 4:
+            for tile in tiles:
+                t.hands[seat] &= ~(1 << tile)
+            t.melds[seat] += ((KONG_MELD, -1, -1) + tiles,)
+            events.append(Event("KONG", seat, values={"concealed": 1}))
+            self._draw(t, seat, True, events)
+        elif not self._open_window(t, seat, tiles[0], True, events):
+            self._add_kong(t, seat, tiles[0], events)
+
+    def _add_kong(self, t: _Table, seat: int, tile: int, events: list[Event]) -> None:
+        kind = _KIND_OF[tile]
+        melds = list(t.melds[seat])
+        i = next(i for i, m in enumerate(melds) if m[0] == PUNG_MELD and _KIND_OF[m[3]] == kind)
+        pung = melds[i]
+        melds[i] = (KONG_MELD, pung[1], pung[2]) + tuple(sorted(pung[3:] + (tile,)))
+        t.melds[seat] = tuple(melds)
+        t.hands[seat] &= ~(1 << tile)
+        events.append(Event("KONG", seat, melds[i][3:], values={"added": 1, "from": pung[1]}))
+        self._draw(t, seat, True, events)
+
+    def _win(self, t: _Table, seat: int, tile: int, payer: int, outcome: int,
+             result: mcr.FanResult, events: list[Event]) -> None:
+        if outcome == ON_DISCARD:
+            t.discards[payer] = t.discards[payer][:-1]
+        elif outcome == ROBBED_KONG:
+            t.hands[payer] &= ~(1 << tile)
+        t.hands[seat] |= 1 << tile
+        t.phase, t.to_act, t.winner, t.payer, t.outcome = FINISHED, (), seat, payer, outcome
+        t.fans = tuple((f.id, f.count) for f in result.fans)
+        t.points, t.total = result.points, result.total
+        events.append(Event("WIN", seat, (tile,), values={
+            "from": payer, "points": result.points, "total": result.total,
+            "self_drawn": int(outcome == SELF_DRAWN), "robbed_kong": int(outcome == ROBBED_KONG)}))
+
+    def _close_window(self, t: _Table, events: list[Event]) -> None:
+        answers, seat, tile = t.answers, t.turn, t.tile
+        events += [Event("PASS", s) for s in t.asked if answers[s][0] == PASS]
+        by_type = {}
+        for s in t.asked:  # counterclockwise from the discarder: the first of a kind has priority
+            by_type.setdefault(answers[s][0], s)
+        robbing = t.phase == ROB
+        if WIN in by_type:
+            winner = by_type[WIN]
+            result = win_result(t, winner, tile, False, robbing)
+            self._win(t, winner, tile, seat, ROBBED_KONG if robbing else ON_DISCARD, result, events)
+            return
+        if robbing:
+            self._add_kong(t, seat, tile, events)
+            return
+        claimer = next((by_type[k] for k in (PUNG, KONG, CHOW) if k in by_type), -1)
+        if claimer < 0:
+            self._draw(t, (seat + 1) % SEATS, False, events)
+            return
+        kind, *own = answers[claimer]
+        t.discards[seat] = t.discards[seat][:-1]
+        for c in own:
+            t.hands[claimer] &= ~(1 << c)
+        meld_kind = {CHOW: CHOW_MELD, PUNG: PUNG_MELD, KONG: KONG_MELD}[kind]
+        tiles = tuple(sorted(own + [tile]))
+        t.melds[claimer] += ((meld_kind, seat, tile) + tiles,)
+        events.append(Event(ActionType(kind).name, claimer, tiles, values={"from": seat, "claimed": tile}))
+        if kind == KONG:
+            self._draw(t, claimer, True, events)
+        else:
+            t.phase, t.to_act, t.turn, t.tile, t.asked = TURN, (claimer,), claimer, -1, ()
+            t.answers, t.drawn, t.after_kong = ((),) * SEATS, -1, False
+
+    # legal actions -------------------------------------------------------------------------------
+    def _legal_actions(self, state: State, seat: int):
+        if state.phase != TURN:
+            return [(Action(seat, PASS), None)] + claim_options(state, seat, state.tile, state.phase == ROB)
+        hand = state.hands[seat]
+        out: list[tuple[Action, Combo | None]] = [
+            (Action(seat, DISCARD, _lowest(hand, kind)), None) for kind in sorted(set(_kinds(hand)))]
+        out += turn_kongs(state, seat)
+        if state.drawn >= 0:
+            result = _try_win(state, seat, state.drawn, True, state.after_kong)
+            if result is not None:
+                out.append((Action(seat, WIN), _win_combo(state.drawn, result)))
+        return out
+
+    # view and settlement -------------------------------------------------------------------------
+    def _view(self, state: State, seat: int) -> View:
+        over = state.finished
+        public: dict[str, tuple[int, ...]] = {}
+        counters = {"wall": wall_left(state), "dealer": state.dealer,
+                    "prevalent_wind": state.options.prevalent_wind,
+                    "min_points": state.options.min_points, "turn": state.turn,
+                    "drawn": state.drawn if seat == state.turn and seat >= 0 else -1,
+                    "after_kong": int(state.after_kong)}
+        for s in range(SEATS):
+            public[f"discards{s}"] = state.discards[s]
+            public[f"flowers{s}"] = state.flowers[s]
+            for i, meld in enumerate(state.melds[s]):
+                hidden = meld[1] < 0 and s != seat and not over
+                public[f"meld{s}_{i}"] = () if hidden else meld[3:]
+                counters[f"meld{s}_{i}_from"] = meld[1]
+            if over:
+                public[f"hand{s}"] = from_mask(state.hands[s])
+        if state.phase in (CLAIM, ROB):
+            public["claim_tile"] = (state.tile,)
+        if state.winner >= 0:
+            public["win_tile"] = ((state.drawn if state.outcome == SELF_DRAWN else state.tile),)
+            counters.update(winner=state.winner, payer=state.payer, points=state.points,
+                            total=state.total)
+        roles = tuple(WIND_NAMES[(s - state.dealer) % SEATS] for s in range(SEATS))
+        table_cards = (state.tile,) if state.phase in (CLAIM, ROB) else ()
+        return View(seat, PHASE_NAMES[state.phase], state.to_act,
+                    from_mask(state.hands[seat]) if seat >= 0 else (),
+                    tuple(h.bit_count() for h in state.hands), public, None,
+                    state.turn if table_cards else -1, table_cards, roles, counters, over)
+
+    def _settle(self, state: State) -> Settlement:
+        return settle(state)
+
+    # serialization -------------------------------------------------------------------------------
+    _FIELDS = tuple(f.name for f in dataclasses.fields(State))[1:]
+    _OPTION_FIELDS = tuple(f.name for f in dataclasses.fields(Options))
+
+    def pack(self, state: State) -> bytes:
+        """marshal format 2 (no references): equal states give equal bytes."""
+        opts = tuple(getattr(state.options, n) for n in self._OPTION_FIELDS)
+        return marshal.dumps((opts,) + tuple(getattr(state, n) for n in self._FIELDS), 2)
+
+    def unpack(self, data: bytes) -> State:
+        """Raises: InvalidAction (STATE_TOKEN_INVALID) on bytes that are no packed state."""
+        try:
+            values = marshal.loads(data)
+            return State(Options(*values[0]), *values[1:])
+        except (ValueError, TypeError, EOFError, IndexError) as exc:
+            raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
+
+
+def settle(state: State) -> Settlement:
+    """Rule 11 for a finished hand (abandoned: the leaver pays 8 to each other seat)."""
+    breakdown: list[tuple[str, int]] = []
+    points = [0] * SEATS
+    if state.outcome == ABANDONED:
+        for s in range(SEATS):
+            points[s] = -BASE_POINTS * (SEATS - 1) if s == state.abandoned else BASE_POINTS
+        breakdown.append(("escaped_seat", state.abandoned))
+    elif state.winner >= 0:
+        for fan_id, count in state.fans:
+            info = FANS[fan_id - 1]
+            breakdown.append((f"{info.name_cn} {info.name_en} x{count}", info.points * count))
+        breakdown += [("fan_points", state.points), ("flowers", state.total - state.points),
+                      ("total", state.total), ("base", BASE_POINTS)]
+        for s in range(SEATS):
+            if s == state.winner:
+                continue
+            pay = BASE_POINTS + state.total if state.payer in (-1, s) else BASE_POINTS
+            points[s] -= pay
+            points[state.winner] += pay
+        breakdown += [("winner", state.winner), ("payer", state.payer)]
+    breakdown += [("dealer", state.dealer), ("next_dealer", (state.dealer + 1) % SEATS)]
+    winners = (state.winner,) if state.winner >= 0 else ()
+    return Settlement(tuple(points), winners, OUTCOME_NAMES[state.outcome], tuple(breakdown))
+
+
+MCR = Mahjong()

@@ -1,0 +1,611 @@
+"""国标麻将 as a refereed game: deal, draws, claims, kongs, wins and payments (rules/mcr.md 1-11).
+
+Positions are built from a real deal with ``position``: each test names the hands, melds,
+rivers and the live wall it is about; tile ids are allocated copy by copy, so a kind named in
+several places gets distinct physical tiles.
+"""
+import dataclasses
+
+import pytest
+
+from referee.core import mcr, rng
+from referee.core.errors import IllegalAction, InvalidAction, Reason
+from referee.core.game import Action, ActionType
+from referee.core.mcr_fans import TILE_IDS
+from referee.core.mcr_game import (CHOW_MELD, CLAIM, KONG_MELD, MCR, NOTATION, PRIVATE_EVENTS,
+                                   PUNG_MELD, ROB, TURN, Options, State, claim_options, tile_kind,
+                                   win_hand)
+from referee.core.registry import get_game
+
+PASS, DISCARD, CHOW, PUNG, KONG, WIN, ABANDON = (ActionType.PASS, ActionType.DISCARD, ActionType.CHOW,
+                                                 ActionType.PUNG, ActionType.KONG, ActionType.WIN,
+                                                 ActionType.ABANDON)
+MELD_KINDS = {"chow": CHOW_MELD, "pung": PUNG_MELD, "kong": KONG_MELD}
+
+# hands used below (13 tiles): WIN_A wins on a self-drawn B5 (清龙), WIN_B on W5 (清龙, 坎张);
+# SMALL wins on F1 with 3 points (5 self-drawn); JUNK wins on nothing. Seats not named hold
+# quiet tiles (``quiet_hand``).
+WIN_A = "W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T1 B5"
+WIN_B = "T1 T2 T3 T4 T5 T6 T7 T8 T9 B1 B1 W4 W6"
+SMALL = "W2 W3 W4 T6 T7 T8 B3 B4 B5 W7 W8 W9 F1"
+JUNK = "W1 W2 W4 T1 T3 T5 B2 B6 B8 F1 F2 J1 J3"
+
+
+class Tiles:
+    """Physical ids for tile names: each name takes the lowest copy not yet taken."""
+
+    def __init__(self):
+        self.used: list[int] = []
+
+    def take(self, text: str) -> tuple[int, ...]:
+        out = []
+        for name in text.split():
+            kind = TILE_IDS[name]
+            tile = next(t for t in range(144) if tile_kind(t) == kind and t not in self.used)
+            self.used.append(tile)
+            out.append(tile)
+        return tuple(out)
+
+
+def mask(ids) -> int:
+    return sum(1 << t for t in ids)
+
+
+_QUIET_ORDER = ("F1 F2 F3 F4 J1 J2 J3 W1 W5 W9 T1 T5 T9 B1 B5 B9 W2 W6 T2 T6 B2 B6 W3 W7 T3 T7 B3 B7 "
+                 "W4 W8 T4 T8 B4 B8").split()
+
+
+def quiet_hand(tiles, avoid, base=(), size=13) -> tuple[int, ...]:
+    """``base`` topped up to ``size`` tiles that claim nothing and add no win: no kind twice, no
+    two of a suit within two ranks (no pung, no chow), kinds in ``avoid`` left out. A hand of
+    quiet tiles only (and no meld) also holds a simple (no thirteen orphans) and two tiles of a
+    suit four ranks apart (not knitted), so it wins on nothing."""
+    kinds = [tile_kind(t) for t in base]
+    for name in _QUIET_ORDER:
+        kind = TILE_IDS[name]
+        if len(kinds) == size or kind in avoid or kind in kinds:
+            continue
+        if kind < 27 and any(k < 27 and k // 9 == kind // 9 and abs(k - kind) <= 2 for k in kinds):
+            continue
+        if all(t in tiles.used for t in range(kind * 4, kind * 4 + 4)):
+            continue
+        kinds.append(kind)
+    assert len(kinds) == size
+    if not base and size == 13:
+        assert any(k < 27 and k + 4 in kinds and (k + 4) // 9 == k // 9 for k in kinds)
+    added = kinds[len(base):]
+    return tuple(base) + tiles.take(" ".join(NOTATION.format_ranks([k]) for k in added))
+
+
+def position(hands, turn=0, drawn="", melds=None, discards=None, flowers=None, front="", back="",
+             live=None, dealer=0, after_kong=False, avoid="", **options) -> State:
+    """A TURN state: ``hands`` four texts (None: no tile named), each topped up to 13 tiles less 3
+    per meld with quiet tiles (``quiet_hand``, avoiding the drawn, front and back tiles and
+    ``avoid``); ``drawn`` a tile added to the turn seat's hand as its draw;
+    ``melds`` {seat: [(kind, source, text)]} (claimed tile first; source -1 concealed);
+    ``front``/``back`` the next tiles drawn from either end; ``live`` the live wall's size (``front`` included)."""
+    tiles = Tiles()
+    hand_ids = [list(tiles.take(h or "")) for h in hands]
+    drawn_id = -1
+    if drawn:
+        drawn_id = tiles.take(drawn)[0]
+    meld_tuples = [()] * 4
+    for seat, items in (melds or {}).items():
+        out = []
+        for kind, source, text in items:
+            ids = tiles.take(text)
+            out.append((MELD_KINDS[kind], source, ids[0] if source >= 0 else -1) + tuple(sorted(ids)))
+        meld_tuples[seat] = tuple(out)
+    river = [()] * 4
+    for seat, text in (discards or {}).items():
+        river[seat] = tiles.take(text)
+    flower_ids = [()] * 4
+    for seat, text in (flowers or {}).items():
+        flower_ids[seat] = tiles.take(text)
+    front_ids, back_ids = tiles.take(front), tiles.take(back)
+    avoid_kinds = {TILE_IDS[n] for n in (avoid + " " + drawn + " " + front + " " + back).split()}
+    for seat in range(4):
+        size = 13 - 3 * len(meld_tuples[seat])
+        hand_ids[seat] = list(quiet_hand(tiles, avoid_kinds, hand_ids[seat], size)) + (
+            [drawn_id] if seat == turn and drawn else [])
+    plain = [t for t in range(136) if t not in tiles.used]  # flowers in the middle of the wall
+    rest = plain[:len(plain) // 2] + [t for t in range(136, 144) if t not in tiles.used] + plain[len(plain) // 2:]
+    live_ids = list(front_ids) + rest + list(reversed(back_ids))
+    gone = []
+    if live is not None:
+        gone = live_ids[len(front_ids):len(live_ids) - (live - len(front_ids))]
+        live_ids = [t for t in live_ids if t not in gone]
+    used = [t for t in tiles.used if t not in front_ids and t not in back_ids]
+    wall = bytes(used + gone + live_ids)
+    assert sorted(wall) == list(range(144))
+    state = MCR.deal(Options(dealer=dealer, **options), b"position")
+    return dataclasses.replace(
+        state, wall=wall, front=len(used) + len(gone), back=144, hands=tuple(mask(h) for h in hand_ids),
+        melds=tuple(meld_tuples), discards=tuple(river), flowers=tuple(flower_ids), phase=TURN,
+        to_act=(turn,), turn=turn, drawn=drawn_id, after_kong=after_kong)
+
+
+def ids_of(state, seat, text):
+    """The lowest ids of the named kinds in ``seat``'s hand."""
+    kinds, _ = NOTATION.parse_cards_or_ranks(text.replace(" ", ""))
+    hand, out = state.hands[seat], []
+    for kind in kinds:
+        tile = next(t for t in range(144) if (hand >> t) & 1 and tile_kind(t) == kind and t not in out)
+        out.append(tile)
+    return tuple(out)
+
+
+def discard(state, seat, name):
+    return MCR.apply(state, Action(seat, DISCARD, ranks=(TILE_IDS[name],)))
+
+
+def run(state, *actions):
+    events = []
+    for action in actions:
+        state, new = MCR.apply(state, action)
+        events += new
+    return state, events
+
+
+def refused(state, action, reason):
+    """Refused with ``reason``, and applying it raises and changes nothing."""
+    before = MCR.digest(state)
+    verdict = MCR.check(state, action)
+    assert not verdict.legal and verdict.reason == reason, verdict
+    with pytest.raises(InvalidAction if reason < 20 else IllegalAction) as error:
+        MCR.apply(state, action)
+    assert error.value.reason == reason
+    assert MCR.digest(state) == before
+
+
+def types(events):
+    return [e.type for e in events]
+
+
+def fan_names(state):
+    return {name for name, _ in MCR.settle(state).breakdown if " x" in name}
+
+
+def all_tiles(state):
+    tiles = [t for h in state.hands for t in range(144) if (h >> t) & 1]
+    tiles += [t for seat in state.melds for m in seat for t in m[3:]]
+    tiles += [t for r in state.discards for t in r] + [t for f in state.flowers for t in f]
+    return tiles + list(state.wall[state.front:state.back])
+
+
+# --- tiles and notation (rule 1) -------------------------------------------------------------------
+
+def test_rule_1_tile_ids_and_notation():
+    assert NOTATION.id_count == 144 and MCR.notation is NOTATION
+    assert NOTATION.format_cards([0, 1, 9 * 4 + 4 * 4, 27 * 4, 138]) == "W1 W1 T5 F1 H3"
+    ids, concrete = NOTATION.parse_cards_or_ranks("W1 W1 T5 F1 H3")
+    assert concrete and ids == (0, 1, 52, 108, 138)
+    assert NOTATION.parse_cards_or_ranks("w1, j3") == ((0, 33 * 4), True)
+    assert NOTATION.parse_cards_or_ranks("W119T5F1H3") == ((0, 0, 8, 13, 27, 36), False)
+    assert NOTATION.format_ranks((13, 0, 8, 0, 27, 36)) == "W119T5F1H3"
+    assert NOTATION.ranks_of((138, 0, 1, 52)) == (0, 0, 13, 36)
+    for t in range(144):  # each id prints and parses back to itself (as the first copy of its kind)
+        text = NOTATION.format_cards([t])
+        assert tile_kind(NOTATION.parse_cards_or_ranks(text)[0][0]) == tile_kind(t)
+    every = NOTATION.format_cards(range(144))
+    assert NOTATION.parse_cards_or_ranks(every) == (tuple(range(144)), True)
+
+
+@pytest.mark.parametrize("text,reason", [("W1 W1 W1 W1 W1", Reason.DUPLICATE_CARD),
+                                         ("H1 H1", Reason.DUPLICATE_CARD), ("W0", Reason.UNKNOWN_CARD),
+                                         ("F5", Reason.UNKNOWN_CARD), ("X1", Reason.UNKNOWN_CARD),
+                                         ("W1 3S", Reason.UNKNOWN_CARD)])
+def test_rule_1_bad_tile_text(text, reason):
+    with pytest.raises(InvalidAction) as error:
+        NOTATION.parse_cards_or_ranks(text)
+    assert error.value.reason == reason
+
+
+def test_registry_and_options():
+    assert get_game("mcr") is MCR and MCR.min_seats == MCR.max_seats == 4
+    assert {i.name: i.default for i in MCR.option_infos()} == {"dealer": 0, "prevalent_wind": 0,
+                                                                "min_points": 8}
+    assert MCR.make_options(overrides={"prevalent_wind": 3}).prevalent_wind == 3
+    for bad in ({"prevalent_wind": 4}, {"dealer": 4}, {"dealer": -2}, {"min_points": True}):
+        with pytest.raises(InvalidAction):
+            MCR.make_options(overrides=bad)
+
+
+# --- deal (rules 2-3) ---------------------------------------------------------------------------------
+
+def test_rule_2_deal_from_the_seeded_wall():
+    state = MCR.deal(Options(), b"seed-1")
+    key = rng.deal_key(b"seed-1")
+    assert state.wall == bytes(rng.Stream(key, "wall").shuffle(range(144)))
+    assert sorted(all_tiles(state)) == list(range(144))
+    sizes = [h.bit_count() for h in state.hands]
+    assert sizes == [14, 13, 13, 13] and state.to_act == (0,) and state.phase == TURN
+    assert all(not h >> 136 for h in state.hands)  # no flower stays in a hand
+    assert state.front == 53 and state.back == 144 - sum(len(f) for f in state.flowers)
+    assert MCR.digest(MCR.deal(Options(), b"seed-1")) == MCR.digest(state)
+    assert MCR.digest(MCR.deal(Options(), b"seed-2")) != MCR.digest(state)
+    assert MCR.digest(MCR.deal(Options(), b"seed-1", b"caller")) != MCR.digest(state)
+
+
+def test_rule_2_dealer_and_seat_winds():
+    state = MCR.deal(Options(dealer=2), b"seed-1")
+    assert state.to_act == (2,) and state.hands[2].bit_count() == 14
+    assert MCR.view(state, 0).roles == ("west", "north", "east", "south")
+    drawn = MCR.deal(Options(dealer=-1), b"seed-1")
+    assert drawn.dealer == rng.Stream(rng.deal_key(b"seed-1"), "dealer").randbelow(4)
+    # seat winds from the dealer reach the calculator: seat 3 is south when seat 2 deals
+    win = position([None, None, None, WIN_A], turn=3, drawn="B5", dealer=2, prevalent_wind=1)
+    hand = win_hand(win, 3, win.drawn, True, False)  # seat 3 is south when seat 2 deals
+    assert (hand.seat_wind, hand.prevalent_wind) == (1, 1)
+
+
+def test_rule_3_flowers_set_aside_at_deal_and_replaced_from_the_back():
+    for n in range(40):
+        state = MCR.deal(Options(), f"flowers-{n}".encode())
+        if sum(len(f) for f in state.flowers) >= 2:
+            break
+    events = MCR.deal_events(state)
+    flower_events = [e for e in events if e.type == "FLOWER"]
+    assert sorted(t for e in flower_events for t in e.cards) == sorted(t for f in state.flowers for t in f)
+    assert all(t >= 136 for f in state.flowers for t in f)
+    dealt = set(state.wall[:53])
+    replacements = set(state.wall[state.back:])
+    assert {t for f in state.flowers for t in f} <= dealt | replacements
+    held = {t for h in state.hands for t in range(136) if (h >> t) & 1}
+    assert replacements - {t for f in state.flowers for t in f} <= held
+    assert [e.type for e in events[:4]] == ["DEAL"] * 4
+
+
+def test_rule_3_flower_drawn_in_play_is_replaced_from_the_back():
+    state = position([None] * 4, drawn="T9", front="H2 W9", back="B7")
+    state, events = discard(state, 0, "T9")
+    assert types(events) == ["DISCARD", "FLOWER", "DRAW"]
+    assert events[1].seat == 1 and NOTATION.format_cards(events[1].cards) == "H2"
+    assert NOTATION.format_cards(events[2].cards) == "B7" and events[2].values["replacement"] == 1
+    assert NOTATION.format_cards(state.flowers[1]) == "H2" and state.drawn == events[2].cards[0]
+    assert state.to_act == (1,) and not state.after_kong
+
+
+def test_draws_are_private():
+    state = position([None] * 4, drawn="T9", front="W9")
+    state, events = discard(state, 0, "T9")
+    draw = events[-1]
+    assert draw.type == "DRAW" and draw.seat == 1 and {"DRAW", "DEAL"} <= PRIVATE_EVENTS
+    assert draw.cards[0] in MCR.view(state, 1).hand and MCR.view(state, 1).counters["drawn"] == draw.cards[0]
+    for seat in (0, 2, 3, -1):
+        view = MCR.view(state, seat)
+        assert view.counters["drawn"] == -1
+        assert draw.cards[0] not in view.hand
+        assert all(draw.cards[0] not in cards for cards in view.public_cards.values())
+    assert MCR.view(state, -1).hand == () and MCR.view(state, 2).hand_sizes == (13, 14, 13, 13)
+
+
+# --- turn: self-drawn wins, refused wins (rules 4, 6, 10, 11) ----------------------------------------
+
+def test_rule_11_self_drawn_win_every_other_seat_pays_8_plus_fans():
+    state = position([WIN_A, None, None, None], drawn="B5", flowers={0: "H1 H5"})
+    legal = MCR.legal_actions(state, 0)
+    assert legal[-1][0].type == WIN and legal[-1][1].kind == "win"
+    state, events = MCR.apply(state, Action(0, WIN))
+    assert types(events) == ["WIN"] and state.finished
+    settlement = MCR.settle(state)
+    fans = mcr.calculate_fans(mcr.Hand((), mcr.parse_tiles(WIN_A), mcr.parse_tile("B5"), self_drawn=True,
+                                       flowers=2))
+    assert state.total == fans.total and state.points == fans.points and fans.total == fans.points + 2
+    pay = 8 + fans.total
+    assert settlement.points == (3 * pay, -pay, -pay, -pay) and settlement.outcome == "self_drawn"
+    assert settlement.winners == (0,) and sum(settlement.points) == 0
+    assert "清龙 Pure Straight x1" in fan_names(state) and "花牌 Flower Tiles x2" in fan_names(state)
+    assert dict(settlement.breakdown)["total"] == fans.total
+    assert MCR.view(state, 1).public_cards["hand0"] == tuple(sorted(MCR.view(state, 0).hand))
+
+
+def test_rule_6_not_a_winning_hand_is_refused_and_changes_nothing():
+    state = position([JUNK, None, None, None], drawn="W9")
+    refused(state, Action(0, WIN), Reason.NOT_WIN)
+    assert all(a.type != WIN for a, _ in MCR.legal_actions(state, 0))
+
+
+def test_rule_10_under_8_points_is_refused_and_changes_nothing():
+    state = position([SMALL, None, None, None], drawn="F1", flowers={0: "H1 H2 H3 H4"})
+    refused(state, Action(0, WIN), Reason.UNDER_8)  # 5 points: flowers never count toward 8
+    assert all(a.type != WIN for a, _ in MCR.legal_actions(state, 0))
+    lower = dataclasses.replace(state, options=Options(min_points=5))
+    assert MCR.check(lower, Action(0, WIN)).legal
+
+
+def test_rule_10_under_8_on_a_discard_is_refused():
+    state = position([None, None, SMALL, None], drawn="F1")
+    state, events = discard(state, 0, "F1")
+    assert state.phase == TURN and state.to_act == (1,)  # seat 2's only claim, a win, is under 8
+    state = position([None, None, "W2 W3 W4 T6 T7 T8 B3 B4 B5 F2 F2 W9 W9", None], drawn="F2")
+    state, _ = discard(state, 0, "F2")
+    assert state.phase == CLAIM and state.to_act == (2,)
+    assert [a.type for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
+    refused(state, Action(2, WIN), Reason.UNDER_8)
+
+
+def test_rule_4_after_a_chow_or_pung_only_a_discard():
+    state = position([None, "T1 T1 T1 T1 B4 B5", None, None], drawn="B3")
+    state, _ = discard(state, 0, "B3")
+    state, _ = MCR.apply(state, Action(1, CHOW, ids_of(state, 1, "B4 B5")))
+    assert state.phase == TURN and state.to_act == (1,) and state.drawn == -1
+    refused(state, Action(1, WIN), Reason.NOT_WIN)
+    refused(state, Action(1, KONG, ranks=(TILE_IDS["T1"],)), Reason.WRONG_PHASE)
+    assert {a.type for a, _ in MCR.legal_actions(state, 1)} == {DISCARD}
+
+
+def test_turn_actions_are_checked():
+    state = position([JUNK, None, None, None], drawn="W9")
+    refused(state, Action(0, PASS), Reason.WRONG_PHASE)
+    refused(state, Action(0, CHOW), Reason.WRONG_PHASE)
+    refused(state, Action(0, DISCARD, (200,)), Reason.UNKNOWN_CARD)
+    refused(state, Action(0, DISCARD, (1, 1)), Reason.DUPLICATE_CARD)
+    refused(state, Action(0, DISCARD, ids_of(state, 0, "W1 W2")), Reason.BAD_ACTION)
+    other = next(t for t in range(136) if not (state.hands[0] >> t) & 1)
+    refused(state, Action(0, DISCARD, (other,)), Reason.CARDS_NOT_IN_HAND)
+    refused(state, Action(0, DISCARD, ranks=(TILE_IDS["B9"],)), Reason.CARDS_NOT_IN_HAND)
+    refused(state, Action(1, DISCARD, ranks=(TILE_IDS["W1"],)), Reason.NOT_YOUR_TURN)
+    refused(state, Action(0, KONG, ranks=(TILE_IDS["W1"],)), Reason.NOT_A_COMBINATION)
+    legal = MCR.legal_actions(state, 0)
+    assert [a.type for a, _ in legal] == [DISCARD] * 14  # once per kind held
+    assert all(MCR.check(state, a).legal for a, _ in legal)
+    assert MCR.legal_actions(state, 1) == []
+
+
+# --- claims (rule 5) -----------------------------------------------------------------------------------
+
+def claim_table():
+    """Seat 0 discards W5: seat 1 may chow (W3 W4), seat 2 pung (W5 W5), seat 3 win (WIN_B)."""
+    return discard(position([None, "W3 W4", "W5 W5", WIN_B], drawn="W5"), 0, "W5")
+
+
+def test_rule_5_claim_window_asks_every_seat_with_a_claim():
+    state, events = claim_table()
+    assert types(events) == ["DISCARD", "CLAIM_WINDOW"] and events[1].values["seats"] == 0b1110
+    assert state.phase == CLAIM and state.to_act == (1, 2, 3)
+    assert [a.type for a, _ in MCR.legal_actions(state, 1)] == [PASS, CHOW]
+    assert [a.type for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
+    assert [a.type for a, _ in MCR.legal_actions(state, 3)] == [PASS, WIN]
+    assert MCR.view(state, 0).public_cards["claim_tile"] == state.discards[0][-1:]
+    for seat in (1, 2, 3):
+        assert all(MCR.check(state, a).legal for a, _ in MCR.legal_actions(state, seat))
+
+
+def test_rule_5_win_beats_pung_beats_chow():
+    state, _ = claim_table()
+    chow = Action(1, CHOW, ids_of(state, 1, "W3 W4"))
+    won, events = run(state, chow, Action(2, PUNG), Action(3, WIN))
+    assert types(events) == ["WIN"] and won.winner == 3 and MCR.settle(won).outcome == "won_on_discard"
+    state, events = run(state, chow, Action(2, PUNG), Action(3, PASS))
+    assert types(events) == ["PASS", "PUNG"] and events[1].seat == 2 and events[1].values["from"] == 0
+    assert state.phase == TURN and state.to_act == (2,) and state.melds[2][0][:2] == (PUNG_MELD, 0)
+    assert state.discards[0] == () and sorted(all_tiles(state)) == list(range(144))
+    assert {a.type for a, _ in MCR.legal_actions(state, 2)} == {DISCARD}  # a pung is followed by a discard
+
+
+def test_rule_5_a_lone_chow_is_taken():
+    state, _ = claim_table()
+    state, events = run(state, Action(1, CHOW, ids_of(state, 1, "W3 W4")), Action(2, PASS), Action(3, PASS))
+    assert types(events) == ["PASS", "PASS", "CHOW"]
+    assert NOTATION.format_cards(events[-1].cards) == "W3 W4 W5"
+    assert state.to_act == (1,) and state.drawn == -1
+    assert state.melds[1][0][:3] == (CHOW_MELD, 0, events[-1].values["claimed"])
+    assert {a.type for a, _ in MCR.legal_actions(state, 1)} == {DISCARD}
+
+
+def test_rule_5_nobody_claims_the_next_seat_draws():
+    state, _ = claim_table()
+    state, events = run(state, Action(1, PASS), Action(2, PASS), Action(3, PASS))
+    assert types(events) == ["PASS", "PASS", "PASS", "DRAW"] and state.to_act == (1,)
+    assert len(state.discards[0]) == 1 and state.phase == TURN
+
+
+def test_rule_5_answers_are_simultaneous_and_collected():
+    state, _ = claim_table()
+    chow = Action(1, CHOW, ids_of(state, 1, "W3 W4"))
+    one, events = MCR.apply(state, Action(3, PASS))
+    assert events == [] and one.to_act == (1, 2) and one.phase == CLAIM  # secret until all answer
+    two, events = MCR.apply(one, chow)
+    assert events == [] and two.to_act == (2,)
+    three, events = MCR.apply(two, Action(2, PUNG))
+    assert types(events) == ["PASS", "PUNG"]
+    in_order, _ = run(state, chow, Action(2, PUNG), Action(3, PASS))
+    assert MCR.digest(three) == MCR.digest(in_order)
+
+
+def test_rule_5_a_seat_answers_only_once():
+    state, _ = claim_table()
+    state, _ = MCR.apply(state, Action(2, PASS))
+    refused(state, Action(2, PUNG), Reason.NOT_YOUR_TURN)
+    refused(state, Action(2, PASS), Reason.NOT_YOUR_TURN)
+    refused(state, Action(0, PASS), Reason.NOT_YOUR_TURN)  # the discarder is not asked
+    refused(state, Action(1, DISCARD, ranks=(TILE_IDS["W3"],)), Reason.WRONG_PHASE)
+
+
+@pytest.mark.parametrize("discarder,winners,expected", [(1, (2, 3), 2), (3, (0, 2), 0), (3, (2, 1), 1),
+                                                        (0, (3, 1), 1), (2, (0, 1), 0)])
+def test_rule_5_several_wins_first_counterclockwise_from_the_discarder_wins(discarder, winners, expected):
+    hands = [None] * 4
+    for w in winners:
+        hands[w] = WIN_B
+    state = position(hands, turn=discarder, drawn="W5")
+    state, _ = discard(state, discarder, "W5")
+    assert set(state.to_act) == set(winners)
+    state, events = run(state, *[Action(s, WIN) for s in reversed(state.to_act)])
+    assert types(events) == ["WIN"] and state.winner == expected  # 截和
+    settlement = MCR.settle(state)
+    pay = 8 + state.total
+    assert settlement.points[discarder] == -pay and settlement.points[expected] == pay + 16
+    assert sorted(settlement.points)[1:3] == [-8, -8] and sum(settlement.points) == 0
+    assert settlement.outcome == "won_on_discard" and dict(settlement.breakdown)["payer"] == discarder
+
+
+def test_rule_5_chow_only_from_the_previous_seat():
+    state = position([None, "W1 W2", "W2 W4", None], drawn="W3")
+    state, _ = discard(state, 0, "W3")
+    assert state.to_act == (1,)  # seat 2 could chow W3 only from seat 1
+    state = position([None, None, "W2 W4 W3 W3", None], drawn="W3")
+    state, _ = discard(state, 0, "W3")
+    assert state.to_act == (2,) and [a.type for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
+    refused(state, Action(2, CHOW, ids_of(state, 2, "W2 W4")), Reason.NOT_YOUR_TURN)
+
+
+def test_rule_5_chow_shapes_and_refusals():
+    state = position([None, "W1 W2 W4 W5", None, None], drawn="W3")
+    state, _ = discard(state, 0, "W3")
+    chows = [(a, c) for a, c in MCR.legal_actions(state, 1) if a.type == CHOW]
+    assert [NOTATION.format_cards(a.cards) for a, _ in chows] == ["W1 W2", "W2 W4", "W4 W5"]
+    assert [c.ranks for _, c in chows] == [(0, 1, 2), (1, 2, 3), (2, 3, 4)]
+    refused(state, Action(1, CHOW), Reason.BAD_ACTION)  # three chows: name the tiles
+    refused(state, Action(1, CHOW, ids_of(state, 1, "W1 W5")), Reason.NOT_A_COMBINATION)
+    refused(state, Action(1, PUNG), Reason.CARDS_NOT_IN_HAND)
+    three_kinds = MCR.check(state, Action(1, CHOW, ranks=(2, 3, 4)))
+    assert three_kinds.legal and NOTATION.format_cards(three_kinds.action.cards) == "W4 W5"
+
+
+def test_rule_5_an_exposed_kong_draws_its_replacement_from_the_back():
+    state = position([None, None, "J1 J1 J1 W1 W2 W3 W4 W5 W6 W7 W8 W9 B5", None], drawn="J1", back="B5")
+    state, _ = discard(state, 0, "J1")
+    assert [a.type for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG, KONG]
+    back_tile = state.wall[state.back - 1]
+    state, events = MCR.apply(state, Action(2, KONG))
+    assert types(events) == ["KONG", "DRAW"] and events[1].values["replacement"] == 1
+    assert state.drawn == back_tile and state.after_kong and state.to_act == (2,)
+    assert state.melds[2][0][:2] == (KONG_MELD, 0) and len(state.melds[2][0]) == 7
+    state, events = MCR.apply(state, Action(2, WIN))  # 杠上开花 on the replacement
+    assert "杠上开花 Out with Replacement Tile x1" in fan_names(state)
+    assert MCR.settle(state).outcome == "self_drawn"
+
+
+def test_rule_4_concealed_kong_is_hidden_and_replaced():
+    state = position(["F1 F1 F1 F1", None, None, None], drawn="W9", back="T9")
+    kongs = [a for a, _ in MCR.legal_actions(state, 0) if a.type == KONG]
+    assert len(kongs) == 1 and MCR.check(state, Action(0, KONG, ranks=(TILE_IDS["F1"],))).legal
+    state, events = MCR.apply(state, Action(0, KONG, ranks=(TILE_IDS["F1"],)))
+    assert types(events) == ["KONG", "DRAW"] and events[0].cards == () and events[0].values["concealed"] == 1
+    assert NOTATION.format_cards(events[1].cards) == "T9" and state.after_kong and state.to_act == (0,)
+    assert MCR.view(state, 1).public_cards["meld0_0"] == () and MCR.view(state, 1).counters["meld0_0_from"] == -1
+    assert NOTATION.format_cards(MCR.view(state, 0).public_cards["meld0_0"]) == "F1 F1 F1 F1"
+    state, _ = discard(state, 0, "T9")
+    assert not state.after_kong and state.to_act == (1,)
+
+
+def robbing_table(robber_hand=WIN_B):
+    """Seat 0 holds an exposed W5 pung (from seat 1) and draws the fourth W5; seat 2 holds
+    ``robber_hand``."""
+    return position([None, None, robber_hand, None], drawn="W5", melds={0: [("pung", 1, "W5 W5 W5")]},
+                    back="B2")
+
+
+def test_rule_4_robbing_an_added_kong():
+    state = robbing_table()
+    kongs = [(a, c) for a, c in MCR.legal_actions(state, 0) if a.type == KONG]
+    assert len(kongs) == 1 and kongs[0][1].label == "added kong 加杠"
+    state, events = MCR.apply(state, kongs[0][0])
+    assert types(events) == ["CLAIM_WINDOW"] and events[0].values["robbing"] == 1
+    assert state.phase == ROB and state.to_act == (2,)
+    assert [a.type for a, _ in MCR.legal_actions(state, 2)] == [PASS, WIN]
+    refused(state, Action(2, PUNG), Reason.WRONG_PHASE)
+    won, events = MCR.apply(state, Action(2, WIN))
+    assert types(events) == ["WIN"] and events[0].values["robbed_kong"] == 1
+    assert "抢杠和 Robbing the Kong x1" in fan_names(won)
+    settlement = MCR.settle(won)
+    pay = 8 + won.total
+    assert settlement.outcome == "robbed_kong" and settlement.points == (-pay, -8, pay + 16, -8)
+    assert won.melds[0][0][0] == PUNG_MELD and sorted(all_tiles(won)) == list(range(144))
+
+
+def test_rule_4_added_kong_stands_when_nobody_robs():
+    state = robbing_table()
+    kong = next(a for a, _ in MCR.legal_actions(state, 0) if a.type == KONG)
+    passed, events = run(state, kong, Action(2, PASS))
+    assert types(events) == ["CLAIM_WINDOW", "PASS", "KONG", "DRAW"] and events[2].values["added"] == 1
+    assert passed.melds[0][0][:2] == (KONG_MELD, 1) and len(passed.melds[0][0]) == 7
+    assert NOTATION.format_cards(events[3].cards) == "B2" and passed.after_kong and passed.to_act == (0,)
+    state = robbing_table(None)
+    kong = next(a for a, _ in MCR.legal_actions(state, 0) if a.type == KONG)
+    state, events = MCR.apply(state, kong)
+    assert types(events) == ["KONG", "DRAW"]  # no robbing window when nobody can win
+
+
+def test_rule_4_a_concealed_kong_cannot_be_robbed():
+    orphans_but_w1 = "W9 T1 T9 B1 B9 F1 F2 F3 F4 J1 J2 J3 B9"
+    state = position(["W1 W1 W1", None, orphans_but_w1, None], drawn="W1")
+    assert [a.type for a, _ in claim_options(state, 2, state.drawn, True)] == [WIN]  # 十三幺 waits on W1
+    state, events = MCR.apply(state, Action(0, KONG, ranks=(0,)))
+    assert types(events) == ["KONG", "DRAW"] and state.phase == TURN
+
+
+# --- the end of the wall (rule 7) --------------------------------------------------------------------
+
+def test_rule_7_exhausted_wall_is_a_drawn_hand():
+    state = position([None] * 4, drawn="T9", live=0)
+    assert all(a.type != KONG for a, _ in MCR.legal_actions(state, 0))
+    state, events = discard(state, 0, "T9")
+    assert types(events) == ["DISCARD", "DRAWN_GAME"] and state.finished
+    settlement = MCR.settle(state)
+    assert settlement.points == (0, 0, 0, 0) and settlement.outcome == "drawn" and settlement.winners == ()
+    assert state.to_act == () and MCR.legal_actions(state, 0) == []
+    refused(state, Action(0, DISCARD, ranks=(0,)), Reason.GAME_OVER)
+
+
+def test_rule_7_the_last_discard_may_only_be_won():
+    state = position([None, "W3 W4", "W5 W5", None], drawn="W5", live=0)
+    state, events = discard(state, 0, "W5")
+    assert types(events) == ["DISCARD", "DRAWN_GAME"]
+
+
+def test_rule_7_last_tile_claim_and_last_tile_draw():
+    state = position([None, None, WIN_B, None], drawn="W5", live=0)
+    state, _ = discard(state, 0, "W5")
+    state, _ = MCR.apply(state, Action(2, WIN))
+    assert "海底捞月 Last Tile Claim x1" in fan_names(state)
+    state = position([None, None, None, WIN_A], turn=2, drawn="T9", front="B5", live=1)
+    state, events = discard(state, 2, "T9")
+    assert types(events) == ["DISCARD", "DRAW"] and state.to_act == (3,) and state.front == state.back
+    state, _ = MCR.apply(state, Action(3, WIN))
+    assert "妙手回春 Last Tile Draw x1" in fan_names(state)
+
+
+def test_last_tile_win_when_three_copies_are_visible():
+    state = position([None, None, WIN_B, None], drawn="W5", discards={1: "W5", 3: "W5 W5"})
+    state, _ = discard(state, 0, "W5")
+    state, _ = MCR.apply(state, Action(2, WIN))
+    assert "和绝张 Last Tile x1" in fan_names(state)
+
+
+# --- abandon, views, serialization -------------------------------------------------------------------
+
+def test_abandon_the_leaver_pays_8_to_each_other_seat():
+    state, _ = claim_table()
+    state, events = MCR.apply(state, Action(0, ABANDON))
+    assert types(events) == ["ABANDON"] and state.finished
+    settlement = MCR.settle(state)
+    assert settlement.points == (-24, 8, 8, 8) and settlement.outcome == "abandoned"
+
+
+def test_views_hide_other_seats_concealed_tiles():
+    state = MCR.deal(Options(), b"views")
+    for seat in range(4):
+        view = MCR.view(state, seat)
+        assert set(view.hand) == {t for t in range(144) if (state.hands[seat] >> t) & 1}
+        shown = set(view.hand) | {t for cards in view.public_cards.values() for t in cards}
+        for other in range(4):
+            if other != seat:
+                assert not shown & {t for t in range(144) if (state.hands[other] >> t) & 1}
+    with pytest.raises(InvalidAction):
+        MCR.view(state, 4)
+    assert MCR.check(state, Action(5, DISCARD, ranks=(0,))).reason == Reason.BAD_SEAT
+
+
+def test_unfinished_hand_is_not_settled_and_states_pack():
+    state, _ = claim_table()
+    with pytest.raises(IllegalAction) as error:
+        MCR.settle(state)
+    assert error.value.reason == Reason.GAME_NOT_FINISHED
+    assert MCR.unpack(MCR.pack(state)) == state
+    assert MCR.pack(MCR.unpack(MCR.pack(state))) == MCR.pack(state)
+    with pytest.raises(InvalidAction) as error:
+        MCR.unpack(b"not a state")
+    assert error.value.reason == Reason.STATE_TOKEN_INVALID
