@@ -159,6 +159,8 @@ class Game(Generic[S, O]):
     decks: ClassVar[int] = 1
     notation: ClassVar[Any] = PokerNotation(1)  # card ids and text of the API (cards.PokerNotation)
     Options: ClassVar[type]
+    # event types whose cards only the event's own seat may see (the rest see the event bare)
+    private_events: ClassVar[frozenset] = frozenset({"DEAL"})
     presets: ClassVar[Mapping[str, Any]] = {}
 
     # --- options -------------------------------------------------------------------------
