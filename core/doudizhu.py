@@ -48,6 +48,7 @@ import functools
 import marshal
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import NamedTuple
 
 from . import cards as cardlib
 from . import rng, speedups
@@ -94,8 +95,9 @@ class Options:
                                minimum=-1, maximum=SEATS - 1)
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(NamedTuple):
+    """A round in progress; immutable (a NamedTuple: cheap to build, copy and pack on every call)."""
+
     options: Options
     seed: bytes
     entropy: bytes
@@ -351,7 +353,7 @@ class Doudizhu(Game):
         step = state.step + 1
         seat = action.seat
         if action.type == ActionType.ABANDON:
-            return (dataclasses.replace(state, phase=FINISHED, to_act=(), abandoned=seat, step=step),
+            return (state._replace(phase=FINISHED, to_act=(), abandoned=seat, step=step),
                     [Event("ABANDON", seat), Event("FINISH", -1, values={"abandoned": seat})])
         if state.phase == BIDDING:
             return self._apply_bid(state, action, step)
@@ -361,9 +363,9 @@ class Doudizhu(Game):
             events = [Event("PASS", seat)]
             if passes == SEATS - 1:
                 events.append(Event("TRICK_WON", nxt))
-                return dataclasses.replace(state, table=0, table_cards=0, passes=0, to_act=(nxt,),
+                return state._replace(table=0, table_cards=0, passes=0, to_act=(nxt,),
                                            step=step), events
-            return dataclasses.replace(state, passes=passes, to_act=(nxt,), step=step), events
+            return state._replace(passes=passes, to_act=(nxt,), step=step), events
         play = verdict.detail
         mask = cardlib.to_mask(action.cards)
         hand = state.hands[seat] & ~mask
@@ -376,8 +378,7 @@ class Doudizhu(Game):
         done = hand == 0
         if done:
             events.append(Event("FINISH", seat, values={"winner": seat}))
-        return dataclasses.replace(
-            state, hands=hands, plays=plays, bombs=bombs, table=play, table_seat=seat,
+        return state._replace(hands=hands, plays=plays, bombs=bombs, table=play, table_seat=seat,
             table_cards=mask, passes=0, to_act=() if done else ((seat + 1) % SEATS,),
             phase=FINISHED if done else PLAYING, winner=seat if done else -1, step=step), events
 
@@ -387,20 +388,20 @@ class Doudizhu(Game):
         bids = state.bids[:seat] + (value,) + state.bids[seat + 1:]
         events = [Event("BID", seat, values={"bid": value})]
         if value < 3 and -1 in bids:
-            return dataclasses.replace(state, bids=bids, to_act=((seat + 1) % SEATS,), step=step), events
+            return state._replace(bids=bids, to_act=((seat + 1) % SEATS,), step=step), events
         if max(bids) <= 0:  # rule 5: all passed, redeal from a derived stream
             deal_no = state.deal_no + 1
             hands, kitty = _deal_cards(rng.deal_key(state.seed, state.entropy), deal_no)
             events.append(Event("REDEAL", state.first_bidder, values={"deal_no": deal_no}))
             events += [Event("DEAL", s, cardlib.from_mask(h)) for s, h in enumerate(hands)]
-            return dataclasses.replace(state, deal_no=deal_no, hands=hands, kitty=kitty,
+            return state._replace(deal_no=deal_no, hands=hands, kitty=kitty,
                                        bids=(-1,) * SEATS, to_act=(state.first_bidder,),
                                        step=step), events
         landlord = bids.index(max(bids))
         hands = tuple(h | state.kitty if s == landlord else h for s, h in enumerate(state.hands))
         events.append(Event("LANDLORD", landlord, cardlib.from_mask(state.kitty),
                             values={"base": max(bids)}))
-        return dataclasses.replace(state, bids=bids, hands=hands, phase=PLAYING, landlord=landlord,
+        return state._replace(bids=bids, hands=hands, phase=PLAYING, landlord=landlord,
                                    base=max(bids), to_act=(landlord,), step=step), events
 
     # legal actions ---------------------------------------------------------------------------
@@ -458,27 +459,32 @@ class Doudizhu(Game):
         return bool(a), to_combo(a or choose_reading(a_readings, 0)[0]), to_combo(b)
 
     # serialization ---------------------------------------------------------------------------
-    _FIELDS = tuple(f.name for f in dataclasses.fields(State))[1:]
     _OPTION_FIELDS = tuple(f.name for f in dataclasses.fields(Options))
 
     def pack(self, state: State) -> bytes:
         """marshal format 2: no back-references, so equal states pack to equal bytes whatever
         else holds their values (format 3+ flags objects by their reference count)."""
         opts = tuple(getattr(state.options, n) for n in self._OPTION_FIELDS)
-        return marshal.dumps((opts,) + tuple(getattr(state, n) for n in self._FIELDS), 2)
+        return marshal.dumps((opts, *state[1:]), 2)
 
     def unpack(self, data: bytes) -> State:
         """Raises: InvalidAction (STATE_TOKEN_INVALID) on bytes that are no packed state."""
         try:
             values = marshal.loads(data)
-            if type(values) is not tuple or len(values) != len(self._FIELDS) + 1:
+            if type(values) is not tuple or len(values) != len(State._fields):
                 raise ValueError("not a packed state")
-            state = State(Options(*values[0]), *values[1:])
+            state = State(_options_of(values[0]), *values[1:])
             if len(state.hands) != SEATS or len(state.bids) != SEATS or len(state.plays) != SEATS:
                 raise ValueError("not a packed state")
             return state
         except Exception as exc:  # any decoding failure is the caller's bad token
             raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
+
+
+@functools.lru_cache(maxsize=256)
+def _options_of(values: tuple) -> Options:
+    """Options from packed values (cached: a server sees few distinct option sets)."""
+    return Options(*values)
 
 
 def _deal_cards(key: bytes, deal_no: int) -> tuple[tuple[int, ...], int]:

@@ -20,7 +20,7 @@ import dataclasses
 import enum
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Mapping, TypeVar
+from typing import Any, ClassVar, Generic, Mapping, NamedTuple, TypeVar
 
 from .cards import PokerNotation
 from .errors import IllegalAction, InvalidAction, Reason, UnknownName, error_for
@@ -42,8 +42,7 @@ class ActionType(enum.IntEnum):
     WIN = 10
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One seat's decision. ``cards`` are concrete ids; ``ranks`` are rank indexes for games
     that let the caller name ranks only (the game then picks the concrete cards)."""
 
@@ -67,8 +66,9 @@ class Combo:
     label: str = ""  # human name, e.g. "trio straight 三顺"
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):
+    """What ``check`` says of an action (a NamedTuple: built on every Validate and Play)."""
+
     legal: bool
     reason: Reason
     message: str = ""

@@ -517,7 +517,7 @@ class Mahjong(Game):
         if len(tiles) != 1:
             return Verdict.no(Reason.BAD_ACTION, "a discard is one tile")
         return Verdict.ok(f"discard {NOTATION.format_cards(tiles)}",
-                          action=dataclasses.replace(action, cards=tiles, ranks=()))
+                          action=action._replace(cards=tiles, ranks=()))
 
     def _check_turn_kong(self, state: State, action: Action) -> Verdict:
         if state.drawn < 0:
@@ -547,7 +547,7 @@ class Mahjong(Game):
         except IllegalAction as refusal:
             return Verdict.no(refusal.reason, refusal.message)
         return Verdict.ok(f"win 和 {result.total} points", _win_combo(tile, result),
-                          dataclasses.replace(action, cards=(), ranks=()), result)
+                          action._replace(cards=(), ranks=()), result)
 
     def _check_claim(self, state: State, action: Action) -> Verdict:
         seat, tile = action.seat, state.tile
@@ -561,13 +561,13 @@ class Mahjong(Game):
             if len(action.ranks) == 3 and kind in action.ranks:
                 ranks = list(action.ranks)
                 ranks.remove(kind)
-                action = dataclasses.replace(action, ranks=tuple(ranks))
+                action = action._replace(ranks=tuple(ranks))
             shapes = _chow_shapes(hand, tile)
             if not action.cards and not action.ranks:
                 if len(shapes) != 1:
                     return Verdict.no(Reason.BAD_ACTION if shapes else Reason.NOT_A_COMBINATION,
                                       "name the two tiles of the chow" if shapes else "no chow")
-                action = dataclasses.replace(action, cards=shapes[0])
+                action = action._replace(cards=shapes[0])
             tiles = self._held(hand, action)
             if isinstance(tiles, Verdict):
                 return tiles

@@ -1,7 +1,8 @@
 """``referee bench``: throughput numbers, each a ratio against a baseline measured in the same run.
 
 The core half: Dou Dizhu legal-move generation for 20-card free leads and for responses, the
-compiled hot module against its interpreted twin (target: at least 20x). The RPC half: Validate
+compiled hot module against its interpreted twin (target: at least 20x); MCR fan calculation
+per hand against PyMahjongGB's C++ calculator (target: at least as fast). The RPC half: Validate
 calls per second against Ping calls per second on the same in-process server and client at the
 same concurrency (target: at least 0.8, the rules cost less than the transport).
 """
@@ -17,7 +18,7 @@ import grpc
 from referee.v1 import referee_service_pb2 as pb
 from referee.v1 import referee_service_pb2_grpc as pb_grpc
 
-from referee.core import cards, doudizhu, speedups
+from referee.core import cards, doudizhu, mcr, speedups
 
 from .server import Config, RefereeServer
 from .token import KeyRing
@@ -115,18 +116,33 @@ def core_ratio(seconds: float = 1.0, hands: int = 200, seed: int = 7) -> dict:
     return result
 
 
+def fan_ratio() -> dict:
+    """MCR fan calculations per hand: ours (request dict -> answer) vs PyMahjongGB's calculator."""
+    ours, theirs = mcr.bench_fans(mcr.fan_benchmark_cases())
+    result = {"compiled_loaded": speedups.loaded().get("mcr_hot", False), "ours_us": round(ours * 1e6, 2)}
+    if theirs is not None:
+        result.update(pymahjonggb_us=round(theirs * 1e6, 2), speedup=round(theirs / ours, 2))
+    return result
+
+
 def bench(args) -> int:
     """The ``referee bench`` command: a table, then one JSON object as the last line."""
     core = core_ratio(args.seconds)
+    fans = fan_ratio()
     rpc = rpc_ratio(args.seconds, args.concurrency)
     print(f"{'measure':<34}{'baseline':>14}{'ours':>14}{'ratio':>9}  target")
     for name in ("lead", "response"):
         r = core[name]
         print(f"{'ddz legal moves, 20-card ' + name:<34}{r['interpreted_us']:>11.2f} us"
               f"{r['compiled_us']:>11.3f} us{r['ratio']:>8.1f}x  >= 20x (interpreted / compiled)")
+    if "pymahjonggb_us" in fans:
+        print(f"{'mcr fans per hand vs PyMahjongGB':<34}{fans['pymahjonggb_us']:>11.2f} us{fans['ours_us']:>11.2f} us"
+              f"{fans['speedup']:>8.2f}x  >= 1x (PyMahjongGB / ours)")
+    else:
+        print(f"{'mcr fans per hand':<34}{'(PyMahjongGB not installed)':>28}{fans['ours_us']:>8.2f} us")
     print(f"{'Validate vs Ping, calls/CPU-s':<34}{rpc['ping_per_cpu_s']:>11} /s{rpc['validate_per_cpu_s']:>11} /s"
           f"{rpc['validate_to_ping']:>9.3f}  >= 0.8 (client and server in one process)")
     print(f"{'Validate vs Ping, calls/wall-s':<34}{rpc['ping_rps']:>11} /s{rpc['validate_rps']:>11} /s"
           f"{rpc['validate_to_ping_wall']:>9.3f}  (noisy on a shared machine)")
-    print(json.dumps({"core": core, "rpc": rpc}))
+    print(json.dumps({"core": core, "fans": fans, "rpc": rpc}))
     return 0

@@ -1,9 +1,8 @@
 """Dou Dizhu as a game: deal, bidding, play, scoring, escape, coins, titles (spec rules 1-18).
 
-Play-phase positions are built directly with ``dataclasses.replace`` from a real deal, so each
+Play-phase positions are built directly with ``State._replace`` from a real deal, so each
 test shows the hands it is about.
 """
-import dataclasses
 
 import pytest
 
@@ -70,15 +69,15 @@ def position(hands, landlord=0, to_act=None, base=1, table="", table_seat=-1, pl
         table_play, _ = doudizhu.choose_reading(doudizhu.classify(doudizhu.parse_hand(table)), 0)
         assert table_play, table
     bids = tuple(base if s == landlord else 0 for s in range(3))
-    return dataclasses.replace(
-        state, phase=PLAYING, hands=hand_masks, kitty=0, bids=bids, landlord=landlord, base=base,
+    return state._replace(
+        phase=PLAYING, hands=hand_masks, kitty=0, bids=bids, landlord=landlord, base=base,
         to_act=(landlord if to_act is None else to_act,), table=table_play, table_seat=table_seat,
         plays=plays)
 
 
 def finished(landlord=0, winner=0, base=1, bombs=0, plays=(2, 2, 2), options=None):
     state = position(("", "", ""), landlord=landlord, base=base, plays=plays, options=options)
-    return dataclasses.replace(state, phase=FINISHED, to_act=(), winner=winner, bombs=bombs)
+    return state._replace(phase=FINISHED, to_act=(), winner=winner, bombs=bombs)
 
 
 def types(events):
@@ -403,7 +402,7 @@ def test_ddz_rule_11i_undeclared_lead_takes_the_largest_body():
 
 def test_ddz_rule_11i_declared_reading_is_used():
     state = position((AIRPLANE_HAND + " 9C", "4C", "5C"), landlord=0)
-    action = dataclasses.replace(play(0, AIRPLANE_HAND), declared="airplane_singles")
+    action = play(0, AIRPLANE_HAND)._replace(declared="airplane_singles")
     state, events = run(state, action)
     combo = events[0].combo
     assert (combo.kind, combo.main_rank, combo.chain) == ("airplane_singles", 3, 3)  # 456 + 333
@@ -412,7 +411,7 @@ def test_ddz_rule_11i_declared_reading_is_used():
 
 def test_ddz_rule_11i_declared_reading_must_exist():
     state = position((AIRPLANE_HAND + " 9C", "4C", "5C"), landlord=0)
-    refused(state, dataclasses.replace(play(0, AIRPLANE_HAND), declared="bomb"),
+    refused(state, play(0, AIRPLANE_HAND)._replace(declared="bomb"),
             Reason.DECLARED_READING_INVALID)
 
 
@@ -421,9 +420,9 @@ def test_ddz_rule_11i_declared_reading_must_beat_the_table():
     state = position(("3C", hand, "5C"), landlord=0, to_act=1,
                      table="333444555666", table_seat=0)
     assert doudizhu.hot.play_kind(state.table) == doudizhu.Kind.TRIO_STRAIGHT  # 3456 as led
-    refused(state, dataclasses.replace(play(1, hand), declared="airplane_singles"),
+    refused(state, play(1, hand)._replace(declared="airplane_singles"),
             Reason.DOES_NOT_BEAT)
-    state, events = run(state, dataclasses.replace(play(1, hand), declared="trio_straight"))
+    state, events = run(state, play(1, hand)._replace(declared="trio_straight"))
     assert events[0].combo.kind == "trio_straight"
 
 
@@ -537,7 +536,7 @@ def test_ddz_rule_16_escape_during_bidding_uses_the_highest_bid():
 
 
 def test_ddz_rule_16_escape_in_play_is_base_x_multiplier_x_3_from_any_seat():
-    state = dataclasses.replace(position(("5S", "4S", "6S"), landlord=0, base=3), bombs=2)
+    state = position(("5S", "4S", "6S"), landlord=0, base=3)._replace(bombs=2)
     assert 2 not in state.to_act
     state, _ = run(state, Action(2, ABANDON))
     settlement = DOUDIZHU.settle(state)
@@ -550,8 +549,7 @@ def test_ddz_rule_16_escape_in_play_is_base_x_multiplier_x_3_from_any_seat():
                                                  ("coins_rake", 0, -36000)])
 def test_ddz_rule_16_escape_in_coins(scoring, fee, coins):
     options = Options(scoring=scoring, room_coefficient=1000, room_fee=fee)
-    state = dataclasses.replace(position(("5S", "4S", "6S"), landlord=0, base=3, options=options),
-                                bombs=2)
+    state = position(("5S", "4S", "6S"), landlord=0, base=3, options=options)._replace(bombs=2)
     state, _ = run(state, Action(1, ABANDON))
     settlement = DOUDIZHU.settle(state)
     assert settlement.coins == (0, coins, 0)

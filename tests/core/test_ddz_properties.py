@@ -167,7 +167,7 @@ def check_settlement(state):
     for scoring in ("points", "coins_fixed_fee", "coins_rake"):
         options = dataclasses.replace(state.options, scoring=scoring, room_coefficient=1000,
                                       room_fee=50)
-        settlement = DOUDIZHU.settle(dataclasses.replace(state, options=options))
+        settlement = DOUDIZHU.settle(state._replace(options=options))
         assert sum(settlement.points) + settlement.house == 0
         if scoring != "points":
             assert len(settlement.coins) == 3

@@ -63,7 +63,7 @@ def transcript():
         lines += [describe(state.step, e) for e in events]
     for scoring in ("points", "coins_fixed_fee", "coins_rake"):
         options = dataclasses.replace(OPTIONS, scoring=scoring, room_coefficient=1000, room_fee=50)
-        lines += describe_settlement(DOUDIZHU.settle(dataclasses.replace(state, options=options)))
+        lines += describe_settlement(DOUDIZHU.settle(state._replace(options=options)))
     return "\n".join(lines) + "\n"
 
 
