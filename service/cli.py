@@ -200,12 +200,40 @@ def cmd_classify(args) -> int:
 
     def answer(request):
         readings = game.classify(_text(request, "cards"), _options(game, args, request))
-        return {"readings": [_reading(convert.combination(c)) for c in readings]}
+        return {"readings": [_reading(convert.combination(c, game.notation)) for c in readings]}
 
     if args.jsonl:
         return _jsonl(answer)
     print(json.dumps(answer({"cards": args.cards}), ensure_ascii=False))
     return 0
+
+
+# --- load ----------------------------------------------------------------------------------------
+def _loadtest_dir(given: str | None):
+    """The loadtest/ folder: --loadtest-dir, REFEREE_LOADTEST_DIR, or ./loadtest of this or a parent folder."""
+    from pathlib import Path
+
+    given = given or os.environ.get("REFEREE_LOADTEST_DIR")
+    candidates = [Path(given)] if given else [p / "loadtest" for p in (Path.cwd(), *Path.cwd().parents)]
+    for folder in candidates:
+        if (folder / "runner.py").is_file():
+            return folder
+    return None
+
+
+def cmd_load(args) -> int:
+    """`referee load`: Locust against a server started here; the work is in loadtest/runner.py."""
+    import importlib.util
+
+    folder = _loadtest_dir(args.loadtest_dir)
+    if folder is None:
+        print("referee load: no loadtest/runner.py here or above (run it in a checkout, or --loadtest-dir)",
+              file=sys.stderr)
+        return 2
+    spec = importlib.util.spec_from_file_location("referee_loadtest_runner", folder / "runner.py")
+    runner = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(runner)
+    return runner.run(args)
 
 
 # --- the parser -----------------------------------------------------------------------------------
@@ -265,6 +293,24 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=2.0)
     p.add_argument("--concurrency", type=int, default=8)
     p.set_defaults(func=bench_mod.bench)
+
+    p = sub.add_parser("load", help="Locust plays games against a server started here; table + JSON line")
+    p.add_argument("--workers", type=int, default=1, help="server processes")
+    p.add_argument("--users", type=int, default=16, help="Locust users (one connection each)")
+    p.add_argument("--seconds", type=int, default=20, help="run time")
+    p.add_argument("--profile", choices=("games", "validate", "noop", "batch"), default="games")
+    p.add_argument("--max-p99-ms", type=float, default=0, help="exit 1 when the worst call's p99 is above (0: off)")
+    p.add_argument("--out", help="report folder (default loadtest/out/PROFILE-wN-TIME)")
+    p.add_argument("--rate", type=float, default=0, help="calls/s of all users together (0: unpaced)")
+    p.add_argument("--threads", type=int, default=16, help="server handler threads per process")
+    p.add_argument("--client-processes", type=int, default=1, help="Locust processes (--processes)")
+    p.add_argument("--tables", type=int, default=50, help="batch profile: tables per user")
+    p.add_argument("--games", default="", help="comma-separated game ids to play (default: every registered game)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the users' choices")
+    p.add_argument("--locustfile", help=argparse.SUPPRESS)
+    p.add_argument("--server-script", help=argparse.SUPPRESS)  # loadtest/instrumented_serve.py
+    p.add_argument("--loadtest-dir", help="the loadtest/ folder (default: ./loadtest here or above)")
+    p.set_defaults(func=cmd_load)
     return top
 
 

@@ -10,7 +10,7 @@ from referee.core.errors import InvalidAction, LimitExceeded, Reason
 from referee.core.game import Action, ActionType, Combo, Event, Game, OptionInfo, Settlement, View
 from referee.v1 import actions_pb2, cards_pb2, options_pb2, referee_service_pb2, state_pb2
 
-MAX_CARDS = 8 * core_cards.CARDS_PER_DECK  # per card set in a request
+MAX_CARDS = 8 * core_cards.CARDS_PER_DECK  # per card set in a request (any game's card space)
 MAX_TEXT = 4 * MAX_CARDS
 
 
@@ -20,15 +20,17 @@ def game_function(game: Game, name: str) -> Callable | None:
 
 
 # --- cards ------------------------------------------------------------------------------------
-def card_ids(ids: Iterable[int], decks: int) -> tuple[int, ...]:
+# Every function that reads or writes cards takes the game's ``notation`` (Game.notation: its id
+# space and text, e.g. cards.PokerNotation or the mahjong tiles of mcr_game).
+def card_ids(ids: Iterable[int], notation) -> tuple[int, ...]:
     """Checked card ids. Raises: InvalidAction (UNKNOWN_CARD, DUPLICATE_CARD), LimitExceeded."""
     ids = tuple(ids)
     if len(ids) > MAX_CARDS:
         raise LimitExceeded(f"more than {MAX_CARDS} cards", Reason.REQUEST_TOO_LARGE)
-    limit = decks * core_cards.CARDS_PER_DECK
+    limit = notation.id_count
     for card in ids:
         if card >= limit:
-            raise InvalidAction(f"no card id {card} in {decks} deck(s)", Reason.UNKNOWN_CARD)
+            raise InvalidAction(f"no card id {card} (ids are 0..{limit - 1})", Reason.UNKNOWN_CARD)
     if len(set(ids)) != len(ids):
         raise InvalidAction("a card id is given twice", Reason.DUPLICATE_CARD)
     return ids
@@ -40,87 +42,98 @@ def _text(text: str) -> str:
     return text
 
 
-def cards_in(msg: cards_pb2.CardSet, decks: int) -> tuple[tuple[int, ...], bool]:
+def cards_in(msg: cards_pb2.CardSet, notation) -> tuple[tuple[int, ...], bool]:
     """(card ids, True) or, for a rank string, (rank indexes, False)."""
     if msg.ids:
-        return card_ids(msg.ids, decks), True
-    return core_cards.parse_cards_or_ranks(_text(msg.text), decks)
+        return card_ids(msg.ids, notation), True
+    return notation.parse_cards_or_ranks(_text(msg.text))
 
 
-def cards_text(msg: cards_pb2.CardSet, decks: int) -> str:
+def cards_text(msg: cards_pb2.CardSet, notation) -> str:
     """The card set as text for the core's text helpers (ids are formatted)."""
     if msg.ids:
-        return core_cards.format_cards(card_ids(msg.ids, decks))
+        return notation.format_cards(card_ids(msg.ids, notation))
     return _text(msg.text)
 
 
-_format_cards = functools.lru_cache(maxsize=16384)(core_cards.format_cards)
-_format_ranks = functools.lru_cache(maxsize=16384)(core_cards.format_ranks)
+@functools.lru_cache(maxsize=16384)
+def _format_cards(notation, ids: tuple[int, ...]) -> str:
+    return notation.format_cards(ids)
+
+
+@functools.lru_cache(maxsize=16384)
+def _format_ranks(notation, ranks: tuple[int, ...]) -> str:
+    return notation.format_ranks(ranks)
+
+
 _ACTION_TYPES = {t.value: t for t in ActionType}
 
 
-def card_set(ids: Iterable[int]) -> cards_pb2.CardSet:
+def card_set(ids: Iterable[int], notation) -> cards_pb2.CardSet:
     """Card ids as a CardSet with both ids and text."""
     ids = tuple(ids)
-    return cards_pb2.CardSet(ids=ids, text=_format_cards(ids))
+    return cards_pb2.CardSet(ids=ids, text=_format_cards(notation, ids))
 
 
-def combination(combo: Combo | None) -> cards_pb2.Combination | None:
+def combination(combo: Combo | None, notation) -> cards_pb2.Combination | None:
     """A core Combo as a Combination (None stays None: the field is left unset)."""
     if combo is None:
         return None
     return cards_pb2.Combination(kind=combo.kind, label=combo.label, main_rank=combo.main_rank,
                                  chain=combo.chain, size=combo.size, ranks=combo.ranks,
-                                 rank_text=_format_ranks(combo.ranks))
+                                 rank_text=_format_ranks(notation, combo.ranks))
 
 
 # --- actions ----------------------------------------------------------------------------------
-def action_in(msg: actions_pb2.Action, decks: int) -> Action:
+def action_in(msg: actions_pb2.Action, notation) -> Action:
     """A core Action. Raises: InvalidAction (BAD_ACTION, UNKNOWN_CARD, ...)."""
     kind = _ACTION_TYPES.get(msg.type)
     if kind is None:
         raise InvalidAction(f"unknown action type {msg.type}", Reason.BAD_ACTION)
     if kind is ActionType.ACTION_TYPE_UNSPECIFIED:
         raise InvalidAction("action type is not set", Reason.BAD_ACTION)
-    values, concrete = cards_in(msg.cards, decks)
+    values, concrete = cards_in(msg.cards, notation)
     return Action(seat=msg.seat, type=kind, cards=values if concrete else (),
                   ranks=() if concrete else values, value=msg.value, declared=msg.declared)
 
 
-def action_out(action: Action) -> actions_pb2.Action:
+def action_out(action: Action, notation) -> actions_pb2.Action:
     """A core Action as protobuf (rank-only actions keep their rank string as text)."""
-    cards = card_set(action.cards) if action.cards else cards_pb2.CardSet(
-        text=core_cards.format_ranks(action.ranks))
+    cards = card_set(action.cards, notation) if action.cards else cards_pb2.CardSet(
+        text=_format_ranks(notation, action.ranks))
     return actions_pb2.Action(seat=action.seat, type=int(action.type), cards=cards,
                               value=action.value, declared=action.declared)
 
 
-def legal_action(action: Action, combo: Combo | None) -> referee_service_pb2.LegalAction:
+def legal_action(action: Action, combo: Combo | None, notation) -> referee_service_pb2.LegalAction:
     """One entry of LegalActionsResponse."""
-    ranks = core_cards.ranks_of(action.cards) if action.cards else action.ranks
-    return referee_service_pb2.LegalAction(action=action_out(action), ranks=core_cards.format_ranks(ranks),
-                                           combination=combination(combo))
+    ranks = notation.ranks_of(action.cards) if action.cards else action.ranks
+    return referee_service_pb2.LegalAction(action=action_out(action, notation),
+                                           ranks=_format_ranks(notation, tuple(ranks)),
+                                           combination=combination(combo, notation))
 
 
 # --- state ------------------------------------------------------------------------------------
-def view(v: View) -> state_pb2.View:
+def view(v: View, notation) -> state_pb2.View:
     """A core View as protobuf."""
     return state_pb2.View(
-        seat=v.seat, phase=v.phase, to_act=v.to_act, hand=card_set(v.hand), hand_sizes=v.hand_sizes,
-        public_cards={k: card_set(c) for k, c in v.public_cards.items()},
-        table=combination(v.table), table_seat=v.table_seat, table_cards=card_set(v.table_cards),
+        seat=v.seat, phase=v.phase, to_act=v.to_act, hand=card_set(v.hand, notation),
+        hand_sizes=v.hand_sizes,
+        public_cards={k: card_set(c, notation) for k, c in v.public_cards.items()},
+        table=combination(v.table, notation), table_seat=v.table_seat,
+        table_cards=card_set(v.table_cards, notation),
         roles=v.roles, counters=dict(v.counters), finished=v.finished)
 
 
-def event(e: Event) -> state_pb2.Event:
+def event(e: Event, notation) -> state_pb2.Event:
     """A core Event as protobuf."""
-    return state_pb2.Event(type=e.type, seat=e.seat, cards=card_set(e.cards),
-                           combination=combination(e.combo), values=dict(e.values))
+    return state_pb2.Event(type=e.type, seat=e.seat, cards=card_set(e.cards, notation),
+                           combination=combination(e.combo, notation), values=dict(e.values))
 
 
-def events(es: Iterable[Event]) -> list[state_pb2.Event]:
+def events(es: Iterable[Event], notation) -> list[state_pb2.Event]:
     """Core Events as protobuf, in order."""
-    return [event(e) for e in es]
+    return [event(e, notation) for e in es]
 
 
 def settlement(s: Settlement) -> state_pb2.Settlement:

@@ -5,14 +5,20 @@ Errors are raised as core exceptions and mapped to statuses in one place (:mod:`
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
+import logging
+import operator
+
+import grpc
 
 from referee.core import rng
 from referee.core.errors import InvalidAction, LimitExceeded, Reason, RefereeError
-from referee.core.game import ActionType, Game
+from referee.core.game import ActionType, Game, View
 from referee.core.registry import GAMES, get_game
 from referee.v1 import referee_service_pb2 as pb
 from referee.v1 import referee_service_pb2_grpc as pb_grpc
+from referee.v1 import state_pb2
 
 from . import convert, errors
 from .token import Sealer, check_seq
@@ -21,6 +27,9 @@ RPCS = tuple(pb.DESCRIPTOR.services_by_name["Referee"].methods_by_name)
 MAX_REPLAY_ACTIONS = 1000
 MAX_SEED_BYTES = 1024
 MAX_POINTS = 10**15  # |cumulative_points|: far from int64 overflow
+MAX_BATCH_ITEMS = 500  # JudgeBatch; with every seat's views a Play answer is ~2 KB
+
+log = logging.getLogger(__name__)
 
 
 def _digest(game: Game, state, packed: bytes) -> bytes:
@@ -29,17 +38,46 @@ def _digest(game: Game, state, packed: bytes) -> bytes:
     return game.digest(state)
 
 
-def _views(game: Game, state, view_seat: int | None):
+# LegalActions converts up to a few hundred actions a call and the same (action, combination)
+# pairs come back all the time (80% of them in bot games): the converted messages are kept
+# (frozen core objects as keys; a message is only ever copied into a response, never changed)
+_legal_action = functools.lru_cache(maxsize=16384)(convert.legal_action)
+
+# the View fields every seat normally shares: when a seat's view agrees with the first one on
+# all of them, its message is a copy of the first with its own seat and hand (a third of the cost)
+_SHARED_VIEW_FIELDS = operator.attrgetter(*(f.name for f in dataclasses.fields(View) if f.name not in ("seat", "hand")))
+
+
+def _views(game: Game, state, view_seat: int | None, into=None):
+    """The views a caller asked for: appended to the repeated field ``into`` (no copies; returns
+    None), or returned as a list."""
+    views = [] if into is None else into
     seats = range(state.num_seats) if view_seat is None else (view_seat,)
-    return [convert.view(game.view(state, s)) for s in seats]
+    first = shared = None
+    for seat in seats:
+        v = game.view(state, seat)
+        if first is not None and _SHARED_VIEW_FIELDS(v) == shared:
+            msg = state_pb2.View() if into is None else into.add()
+            msg.CopyFrom(first)
+            msg.seat = v.seat
+            msg.hand.CopyFrom(convert.card_set(v.hand, game.notation))
+            if into is None:
+                views.append(msg)
+        else:
+            views.append(convert.view(v, game.notation))
+            if first is None:
+                first, shared = views[-1], _SHARED_VIEW_FIELDS(v)
+    return views if into is None else None
 
 
-def _events(events, view_seat: int | None):
-    """Events as one caller may see them: a DEAL's cards only reach the seat they were dealt to."""
+def _events(game: Game, events, view_seat: int | None):
+    """Events as one caller may see them: the cards of a private event (a DEAL, a mahjong DRAW)
+    only reach its own seat; a caller that asked for every seat gets them all."""
     if view_seat is not None:
-        events = [e if e.type != "DEAL" or e.seat == view_seat else dataclasses.replace(e, cards=())
+        private = game.private_events
+        events = [e if e.type not in private or e.seat == view_seat else dataclasses.replace(e, cards=())
                   for e in events]
-    return convert.events(events)
+    return convert.events(events, game.notation)
 
 
 def _optional(request, name: str):
@@ -54,12 +92,26 @@ class RefereeServicer(pb_grpc.RefereeServicer):
         self.sealer = sealer
 
     # --- tokens ---------------------------------------------------------------------------------
-    def _open(self, token: bytes, expected_seq: int | None = None):
-        opened = self.sealer.open(token)
-        game = GAMES.get(opened.game)
-        if game is None:
-            raise InvalidAction(f"state token invalid: unknown game {opened.game!r}", Reason.STATE_TOKEN_INVALID)
-        state = game.unpack(opened.payload)
+    def _open(self, token: bytes, expected_seq: int | None = None, opened_tokens: dict | None = None,
+              last_use: bool = False):
+        """(game, state) of a token. ``opened_tokens`` (JudgeBatch) remembers tokens opened in this
+        call: a table's Validate and Play items carry the same token, and states are immutable.
+        ``last_use`` (Play) takes the state out again, so a batch holds no more than a unary call
+        does (and a game whose packing depended on the old state being alive would still pack
+        the next state as the unary Play does)."""
+        if opened_tokens is None:
+            hit = None
+        else:
+            hit = opened_tokens.pop(token, None) if last_use else opened_tokens.get(token)
+        if hit is None:
+            opened = self.sealer.open(token)
+            game = GAMES.get(opened.game)
+            if game is None:
+                raise InvalidAction(f"state token invalid: unknown game {opened.game!r}", Reason.STATE_TOKEN_INVALID)
+            hit = opened, game, game.unpack(opened.payload)
+            if opened_tokens is not None and not last_use:
+                opened_tokens[token] = hit
+        opened, game, state = hit
         check_seq(opened, expected_seq)
         return game, state
 
@@ -88,33 +140,76 @@ class RefereeServicer(pb_grpc.RefereeServicer):
         return pb.DealResponse(state=token, state_digest=digest, seq=state.step,
                                views=_views(game, state, view_seat), to_act=state.to_act,
                                commitment=rng.commitment(seed),
-                               events=_events(game.deal_events(state), view_seat))
+                               events=_events(game, game.deal_events(state), view_seat))
 
     def Validate(self, request, context):
-        game, state = self._open(request.state, _optional(request, "expected_seq"))
-        verdict = game.check(state, convert.action_in(request.action, game.decks))
-        resolved = verdict.action
-        return pb.ValidateResponse(
-            legal=verdict.legal, reason=int(verdict.reason), message=verdict.message,
-            combination=convert.combination(verdict.combo),
-            cards=convert.card_set(resolved.cards) if resolved and resolved.cards else None)
+        return self._validate(request)
 
     def Play(self, request, context):
-        game, state = self._open(request.state, _optional(request, "expected_seq"))
-        state, events = game.apply(state, convert.action_in(request.action, game.decks))
-        view_seat = _optional(request, "view_seat")
-        token, digest = self._seal(game, state)
-        return pb.PlayResponse(state=token, seq=state.step, state_digest=digest,
-                               events=_events(events, view_seat), views=_views(game, state, view_seat),
-                               to_act=state.to_act, finished=state.finished)
+        return self._play(request)
 
     def LegalActions(self, request, context):
-        game, state = self._open(request.state, _optional(request, "expected_seq"))
+        return self._legal_actions(request)
+
+    # The bodies of Validate, Play and LegalActions, shared with JudgeBatch. Each fills ``out``
+    # (a new response, or a JudgeBatch result's member: no copy) after everything that can raise.
+    def _validate(self, request, opened_tokens: dict | None = None, out=None) -> pb.ValidateResponse:
+        game, state = self._open(request.state, _optional(request, "expected_seq"), opened_tokens)
+        verdict = game.check(state, convert.action_in(request.action, game.notation))
+        resolved = verdict.action
+        out = pb.ValidateResponse() if out is None else out
+        out.legal, out.reason, out.message = verdict.legal, int(verdict.reason), verdict.message
+        if verdict.combo is not None:
+            out.combination.CopyFrom(convert.combination(verdict.combo, game.notation))
+        if resolved and resolved.cards:
+            out.cards.CopyFrom(convert.card_set(resolved.cards, game.notation))
+        return out
+
+    def _play(self, request, opened_tokens: dict | None = None, out=None) -> pb.PlayResponse:
+        game, state = self._open(request.state, _optional(request, "expected_seq"), opened_tokens, last_use=True)
+        state, events = game.apply(state, convert.action_in(request.action, game.notation))
+        view_seat = _optional(request, "view_seat")
+        token, digest = self._seal(game, state)
+        events = _events(game, events, view_seat)
+        out = pb.PlayResponse() if out is None else out
+        _views(game, state, view_seat, into=out.views)
+        out.state, out.seq, out.state_digest, out.finished = token, state.step, digest, state.finished
+        out.events.extend(events)
+        out.to_act.extend(state.to_act)
+        return out
+
+    def _legal_actions(self, request, opened_tokens: dict | None = None, out=None) -> pb.LegalActionsResponse:
+        game, state = self._open(request.state, _optional(request, "expected_seq"), opened_tokens)
         if request.seat >= state.num_seats:
             raise InvalidAction(f"no seat {request.seat}", Reason.BAD_SEAT)
         legal = game.legal_actions(state, request.seat)
-        return pb.LegalActionsResponse(actions=[convert.legal_action(a, c) for a, c in legal],
-                                       can_pass=any(a.type is ActionType.PASS for a, _ in legal))
+        actions = [_legal_action(a, c, game.notation) for a, c in legal]
+        out = pb.LegalActionsResponse() if out is None else out
+        out.actions.extend(actions)
+        out.can_pass = any(a.type is ActionType.PASS for a, _ in legal)
+        return out
+
+    def JudgeBatch(self, request, context):
+        if len(request.items) > MAX_BATCH_ITEMS:
+            raise LimitExceeded(f"at most {MAX_BATCH_ITEMS} items per batch", Reason.REQUEST_TOO_LARGE)
+        response = pb.JudgeBatchResponse()
+        results, opened_tokens = response.results, {}
+        for item in request.items:
+            kind = item.WhichOneof("call")
+            if kind is None:
+                raise InvalidAction("a batch item sets none of validate, play, legal_actions",
+                                    Reason.MALFORMED_REQUEST)
+            result = results.add()
+            try:
+                self._judges[kind](self, getattr(item, kind), opened_tokens, getattr(result, kind))
+            except RefereeError as error:
+                result.error.CopyFrom(_item_error(error))  # setting the oneof clears a partial answer
+            except Exception:
+                log.exception("internal error in a JudgeBatch %s item", kind)
+                result.error.CopyFrom(pb.ItemError(code=grpc.StatusCode.INTERNAL.value[0], message="internal error"))
+        return response
+
+    _judges = {"validate": _validate, "play": _play, "legal_actions": _legal_actions}
 
     def Score(self, request, context):
         game, state = self._open(request.state)
@@ -142,7 +237,7 @@ class RefereeServicer(pb_grpc.RefereeServicer):
         steps = []
         for index, msg in enumerate(request.actions):
             try:
-                state, events = game.apply(state, convert.action_in(msg, game.decks))
+                state, events = game.apply(state, convert.action_in(msg, game.notation))
             except RefereeError as error:
                 raise errors.with_metadata(error, action_index=index) from None
             steps.append(self._step(game, state, events))
@@ -152,22 +247,29 @@ class RefereeServicer(pb_grpc.RefereeServicer):
 
     def _step(self, game: Game, state, events) -> pb.ReplayStep:
         return pb.ReplayStep(seq=state.step, state_digest=_digest(game, state, game.pack(state)),
-                             events=convert.events(events), views=_views(game, state, None),
+                             events=convert.events(events, game.notation), views=_views(game, state, None),
                              to_act=state.to_act, finished=state.finished)
 
     def Classify(self, request, context):
         game, options = self._setup(request)
-        readings = game.classify(convert.cards_text(request.cards, game.decks), options)
-        return pb.ClassifyResponse(readings=[convert.combination(c) for c in readings])
+        readings = game.classify(convert.cards_text(request.cards, game.notation), options)
+        return pb.ClassifyResponse(readings=[convert.combination(c, game.notation) for c in readings])
 
     def Compare(self, request, context):
         game, options = self._setup(request)
-        beats, a, b = game.compare(convert.cards_text(request.a, game.decks),
-                                   convert.cards_text(request.b, game.decks), options)
-        return pb.CompareResponse(beats=beats, a=convert.combination(a), b=convert.combination(b))
+        beats, a, b = game.compare(convert.cards_text(request.a, game.notation),
+                                   convert.cards_text(request.b, game.notation), options)
+        return pb.CompareResponse(beats=beats, a=convert.combination(a, game.notation),
+                                  b=convert.combination(b, game.notation))
 
     def Ping(self, request, context):
         return pb.PingResponse()
+
+
+def _item_error(error: RefereeError) -> pb.ItemError:
+    """A core error as a batch item's answer: the status the unary call would have ended with."""
+    return pb.ItemError(code=errors.status_code(error).value[0], reason=int(error.reason), message=error.message,
+                        metadata={k: str(v) for k, v in getattr(error, "metadata", {}).items()})
 
 
 def _check_seed(seed: bytes, entropy: bytes) -> None:

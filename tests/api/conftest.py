@@ -16,7 +16,9 @@ KEY2 = bytes(range(32, 64))
 
 @pytest.fixture(scope="session")
 def server():
-    srv = RefereeServer(Config(port=0, drain=0, grace=1), KeyRing("k1", {"k1": KEY1})).start()
+    # a session-long server: no max connection age, or a long suite sees calls end UNAVAILABLE
+    srv = RefereeServer(Config(port=0, drain=0, grace=1, max_connection_age_s=86400),
+                        KeyRing("k1", {"k1": KEY1})).start()
     yield srv
     srv.stop(drain=0, grace=0)
 

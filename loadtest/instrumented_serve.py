@@ -1,0 +1,62 @@
+"""`referee serve` with the Referee servicer's CPU time counted: the share of our code.
+
+Every RPC method of the servicer (error mapping included: token opening and sealing,
+conversion, the rules) is wrapped to add its thread CPU time (``time.thread_time``) to a
+per-method total. SIGUSR1 writes a snapshot ``{"process_cpu_s", "methods": {name: [calls,
+cpu_s]}}`` to the file named by REFEREE_INSTRUMENT_OUT; the difference of two snapshots is a
+window. Request parsing and response serialization are gRPC's side here. One worker only:
+
+    REFEREE_INSTRUMENT_OUT=/tmp/x.json python loadtest/instrumented_serve.py serve --port 50051
+"""
+import json
+import os
+import signal
+import sys
+import threading
+import time
+
+from referee.service import cli
+from referee.service import servicer as sv
+
+_totals: dict[str, list] = {}
+_lock = threading.Lock()
+
+
+def _counted(name, method):
+    def call(self, request, context):
+        start = time.thread_time()
+        try:
+            return method(self, request, context)
+        finally:
+            spent = time.thread_time() - start
+            with _lock:
+                entry = _totals.setdefault(name, [0, 0.0])
+                entry[0] += 1
+                entry[1] += spent
+
+    call.__name__ = name
+    return call
+
+
+def _snapshot(*_):
+    with _lock:
+        data = {"process_cpu_s": time.process_time(), "methods": {k: list(v) for k, v in _totals.items()}}
+    path = os.environ["REFEREE_INSTRUMENT_OUT"]
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(data, f)
+    os.replace(path + ".tmp", path)
+
+
+for _name in sv.RPCS:
+    setattr(sv.RefereeServicer, _name, _counted(_name, getattr(sv.RefereeServicer, _name)))
+signal.signal(signal.SIGUSR1, _snapshot)
+
+if __name__ == "__main__":
+    if os.environ.get("REFEREE_GC_EXPERIMENT"):  # e.g. "freeze" or "700,10,10"
+        import gc
+
+        if os.environ["REFEREE_GC_EXPERIMENT"] == "freeze":
+            gc.freeze()
+        else:
+            gc.set_threshold(*map(int, os.environ["REFEREE_GC_EXPERIMENT"].split(",")))
+    sys.exit(cli.main(sys.argv[1:]))

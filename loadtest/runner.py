@@ -1,0 +1,262 @@
+"""`referee load`: start a server, run Locust headless against it, report, judge.
+
+Steps: pick a free port on 127.0.0.1; start ``referee serve --workers N`` there (ephemeral key,
+drain 0); wait until every worker listens and health says SERVING; read the server processes'
+CPU time; run ``locust --headless`` with the profile's user class for ``--seconds`` with
+``--users`` users (all spawned in the first second), writing its CSV and HTML reports under
+``--out``; print a progress line every 2 s from Locust's stats history; read the CPU time
+again; stop Locust and the server (SIGTERM, then SIGKILL after a timeout; also on errors and
+Ctrl-C); print the table and, as the last line, one JSON object. Exit 1 when a call or a game
+failed or the worst p99 passes ``--max-p99-ms``; 2 when the run itself could not be made.
+"""
+from __future__ import annotations
+
+import contextlib
+import csv
+import json
+import os
+import re
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import grpc
+import psutil
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+HERE = Path(__file__).resolve().parent
+LOCUSTFILE = HERE / "locustfile.py"
+PROFILES = {"games": "GamesUser", "validate": "ValidateUser", "noop": "NoopUser", "batch": "BatchUser"}
+READY_TIMEOUT_S = 30.0
+STOP_TIMEOUT_S = 15.0
+PROGRESS_EVERY_S = 2.0
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+def cpu_seconds(procs: list[psutil.Process]) -> float:
+    """User + system CPU seconds of the processes (those that ended count 0)."""
+    total = 0.0
+    for proc in procs:
+        with contextlib.suppress(psutil.Error):
+            t = proc.cpu_times()
+            total += t.user + t.system
+    return total
+
+
+def _listening(proc: psutil.Process, port: int) -> bool:
+    with contextlib.suppress(psutil.Error):
+        return any(c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port
+                   for c in proc.net_connections(kind="tcp"))
+    return False
+
+
+class Server:
+    """``referee serve`` in a subprocess on 127.0.0.1:port; a context manager that always stops it."""
+
+    def __init__(self, workers: int, threads: int, log_path: Path, script: str | None = None):
+        self.workers, self.port = workers, free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        program = [script] if script else ["-m", "referee.service.cli"]
+        argv = [sys.executable, *program, "serve", "--host", "127.0.0.1",
+                "--port", str(self.port), "--workers", str(workers), "--threads", str(threads),
+                "--drain", "0", "--grace", "1", "--log-level", "WARNING"]
+        env = {k: v for k, v in os.environ.items() if k != "REFEREE_TOKEN_KEYS"}  # an ephemeral key
+        if os.environ.get("REFEREE_SERVER_PYTHONPATH"):  # measure another build of the server (before/after)
+            env["PYTHONPATH"] = os.environ["REFEREE_SERVER_PYTHONPATH"]
+        self.log = open(log_path, "w", encoding="utf-8")
+        self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        self.procs: list[psutil.Process] = []
+
+    def wait_ready(self) -> None:
+        """Every worker listens on the port and health answers SERVING. Raises RuntimeError."""
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        top = psutil.Process(self.proc.pid)
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode} (see {self.log.name})")
+            workers = [top] if self.workers == 1 else top.children()
+            if len(workers) == self.workers and all(_listening(p, self.port) for p in workers):
+                self.procs = [top] + ([] if self.workers == 1 else workers)
+                break
+            time.sleep(0.1)
+        else:
+            raise RuntimeError(f"the server was not listening after {READY_TIMEOUT_S:.0f} s (see {self.log.name})")
+        with grpc.insecure_channel(self.address) as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            while time.monotonic() < deadline:
+                with contextlib.suppress(grpc.RpcError):
+                    reply = health.Check(health_pb2.HealthCheckRequest(service="referee.v1.Referee"), timeout=2)
+                    if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                        return
+                time.sleep(0.1)
+        raise RuntimeError("the server's health never said SERVING")
+
+    def cpu(self) -> float:
+        return cpu_seconds(self.procs)
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        stop(self.proc)
+        for proc in self.procs[1:]:  # workers left behind by a killed supervisor
+            with contextlib.suppress(psutil.Error):
+                proc.kill()
+        self.log.close()
+
+
+def stop(proc: subprocess.Popen, sig: int = signal.SIGTERM) -> None:
+    """Signal a process we started, wait, kill it after a timeout."""
+    if proc.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        proc.send_signal(sig)
+    try:
+        proc.wait(STOP_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def _rows(path: Path) -> list[dict]:
+    with contextlib.suppress(FileNotFoundError), open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+    return []
+
+
+def _progress(history: Path, started: float, seconds: float) -> str | None:
+    rows = [r for r in _rows(history) if r.get("Name") == "Aggregated"]
+    if not rows:
+        return None
+    last = rows[-1]
+    return (f"  {time.monotonic() - started:5.1f}/{seconds:.0f} s  users {last['User Count']:>4}  "
+            f"requests {last['Total Request Count']:>8}  now {float(last['Requests/s']):8.1f}/s  "
+            f"failures {last['Total Failure Count']}")
+
+
+def locust_argv(args, address: str, out: Path) -> list[str]:
+    argv = [sys.executable, "-m", "locust", "-f", str(args.locustfile or LOCUSTFILE), PROFILES[args.profile],
+            "--headless", "--host", address, "-u", str(args.users), "-r", str(args.users),
+            "-t", f"{args.seconds}s", "--stop-timeout", "0", "--only-summary", "--exit-code-on-error", "0",
+            "--csv", str(out / "locust"), "--html", str(out / "report.html"),
+            "--referee-rate", str(args.rate), "--referee-seed", str(args.seed),
+            "--referee-tables", str(args.tables), "--referee-games", args.games]
+    if args.client_processes > 1:
+        argv += ["--processes", str(args.client_processes)]
+    return argv
+
+
+def _f(value) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def summarize(stats: list[dict], seconds: float, server_cpu: float, client_cpu: float) -> tuple[list, dict]:
+    """(table rows, the JSON summary) from Locust's ``_stats.csv`` rows."""
+    calls = [r for r in stats if r["Type"] == "grpc"]
+    games = [r for r in stats if r["Type"] == "game"]
+    n_calls = sum(int(r["Request Count"]) for r in calls)
+    n_games = sum(int(r["Request Count"]) - int(r["Failure Count"]) for r in games)
+    failures = sum(int(r["Failure Count"]) for r in stats if r["Name"] != "Aggregated")
+    # Locust's rates divide by the time from the first spawn to each name's last request
+    calls_per_s = sum(_f(r["Requests/s"]) for r in calls)
+    seconds = n_calls / calls_per_s if calls_per_s else seconds
+    worst = max(calls, key=lambda r: _f(r["99%"]), default=None)
+    table = [(r["Name"], int(r["Request Count"]), _f(r["Requests/s"]), _f(r["50%"]), _f(r["95%"]),
+              _f(r["99%"]), int(r["Failure Count"])) for r in calls]
+    judged = sum(int(r["Request Count"]) for r in calls if r["Name"] in ("Validate", "Play"))
+    summary = {
+        "calls": n_calls, "calls_per_s": round(calls_per_s, 1),
+        "games": n_games, "games_per_s": round(n_games / seconds, 2),
+        "failures": failures,
+        "p99_ms": _f(worst["99%"]) if worst else 0.0, "p99_call": worst["Name"] if worst else "",
+        "server_cpu_s": round(server_cpu, 2),
+        "server_cpu_s_per_1k_calls": round(1000 * server_cpu / n_calls, 4) if n_calls else None,
+        "client_cpu_s": round(client_cpu, 2),
+        "unary_judged_per_s": round(judged / seconds, 1),
+        "games_by_name": {r["Name"]: int(r["Request Count"]) - int(r["Failure Count"]) for r in games},
+    }
+    return table, summary
+
+
+def print_table(table: list, summary: dict, failures: list[dict]) -> None:
+    print(f"{'call':<22}{'requests':>10}{'req/s':>10}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'failures':>10}")
+    for name, n, rps, p50, p95, p99, failed in table:
+        print(f"{name:<22}{n:>10}{rps:>10.1f}{p50:>9.0f}{p95:>9.0f}{p99:>9.0f}{failed:>10}")
+    print(f"{'all calls':<22}{summary['calls']:>10}{summary['calls_per_s']:>10.1f}{'':>27}"
+          f"{sum(r[6] for r in table):>10}")
+    by_game = ", ".join(f"{k} {v}" for k, v in sorted(summary["games_by_name"].items()))
+    print(f"{'completed games':<22}{summary['games']:>10}{summary['games_per_s']:>10.2f}   {by_game}")
+    print(f"server CPU {summary['server_cpu_s']} s = {summary['server_cpu_s_per_1k_calls']} s per 1,000 calls; "
+          f"Locust CPU {summary['client_cpu_s']} s")
+    for row in sorted(failures, key=lambda r: -int(r.get("Occurrences") or 0))[:10]:
+        error = row.get("Error") or ""
+        found = re.search(r'details = "(.*?)"', error)
+        error = found[1] if found else " ".join(error.split())[:200]
+        print(f"FAILED {row.get('Occurrences')}x {row.get('Method')} {row.get('Name')}: {error}")
+
+
+def run(args) -> int:
+    """The ``referee load`` command (args from its parser in referee.service.cli)."""
+    out = Path(args.out or HERE / "out" / f"{args.profile}-w{args.workers}-{time.strftime('%Y%m%d-%H%M%S')}")
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("locust_*.csv"):
+        old.unlink()
+    print(f"referee load: profile {args.profile}, {args.workers} worker(s), {args.users} users, "
+          f"{args.seconds} s{f', {args.rate:g} calls/s' if args.rate else ''}; reports in {out}", flush=True)
+    try:
+        with Server(args.workers, args.threads, out / "server.log", getattr(args, "server_script", None)) as server:
+            server.wait_ready()
+            print(f"server {server.address}, pids {[p.pid for p in server.procs]}", flush=True)
+            with open(out / "locust.log", "w", encoding="utf-8") as log:
+                cpu0, start = server.cpu(), time.monotonic()
+                reaped0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                locust = subprocess.Popen(locust_argv(args, server.address, out), stdout=log,
+                                          stderr=subprocess.STDOUT)
+                try:
+                    deadline = start + args.seconds + 60
+                    while True:
+                        with contextlib.suppress(subprocess.TimeoutExpired):
+                            locust.wait(PROGRESS_EVERY_S)
+                            break
+                        if time.monotonic() > deadline:
+                            raise RuntimeError("Locust did not end in time")
+                        line = _progress(out / "locust_stats_history.csv", start, args.seconds)
+                        if line:
+                            print(line, flush=True)
+                finally:
+                    stop(locust)
+                # Locust (and its forks) are reaped now, the server not yet: their CPU is the difference
+                reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
+                client_cpu = reaped.ru_utime + reaped.ru_stime - reaped0.ru_utime - reaped0.ru_stime
+                server_cpu = server.cpu() - cpu0
+    except RuntimeError as error:
+        print(f"referee load: {error}", file=sys.stderr)
+        return 2
+    stats = _rows(out / "locust_stats.csv")
+    if not stats:
+        print(f"referee load: Locust wrote no statistics (see {out / 'locust.log'})", file=sys.stderr)
+        return 2
+    table, summary = summarize(stats, args.seconds, server_cpu, client_cpu)
+    print_table(table, summary, _rows(out / "locust_failures.csv"))
+    summary = {"profile": args.profile, "workers": args.workers, "users": args.users, "seconds": args.seconds,
+               "rate": args.rate, **summary, "out": str(out)}
+    print(json.dumps(summary))
+    return exit_code(summary, args.max_p99_ms)
+
+
+def exit_code(summary: dict, max_p99_ms: float) -> int:
+    """1 when a call or game failed, nothing was called, or the worst p99 passes ``max_p99_ms`` (> 0)."""
+    too_slow = bool(max_p99_ms) and summary["p99_ms"] > max_p99_ms
+    return 1 if summary["failures"] or too_slow or not summary["calls"] else 0

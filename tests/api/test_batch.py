@@ -1,0 +1,146 @@
+"""JudgeBatch: many Validate/Play/LegalActions items in one call, each answered like the unary call."""
+import grpc
+import pytest
+
+from referee.v1 import actions_pb2, errors_pb2
+from referee.v1 import referee_service_pb2 as pb
+
+from .conftest import error_of
+
+MAX_ITEMS = 500
+
+
+def _bid(seat: int = 0, value: int = 3) -> actions_pb2.Action:
+    return actions_pb2.Action(seat=seat, type=actions_pb2.BID, value=value)
+
+
+def _same_play(a: pb.PlayResponse, b: pb.PlayResponse) -> None:
+    # tokens differ (a fresh nonce each seal); everything they say is equal
+    assert a.seq == b.seq and a.state_digest == b.state_digest and a.finished == b.finished
+    assert list(a.events) == list(b.events) and list(a.views) == list(b.views)
+    assert list(a.to_act) == list(b.to_act)
+
+
+def test_items_answer_like_the_unary_calls(stub, seeded_deal, landlord_leads):
+    table1, table2 = seeded_deal(b"batch-1"), landlord_leads
+    legal = stub.LegalActions(pb.LegalActionsRequest(state=table2.state, seat=0))
+    lead = legal.actions[len(legal.actions) // 2].action
+    items = [
+        pb.JudgeItem(validate=pb.ValidateRequest(state=table1.state, action=_bid())),
+        pb.JudgeItem(play=pb.PlayRequest(state=table1.state, action=_bid(), expected_seq=0)),
+        pb.JudgeItem(legal_actions=pb.LegalActionsRequest(state=table2.state, seat=0)),
+        pb.JudgeItem(validate=pb.ValidateRequest(state=table2.state, action=lead)),
+        pb.JudgeItem(play=pb.PlayRequest(state=table2.state, action=lead, view_seat=1)),
+    ]
+    results = stub.JudgeBatch(pb.JudgeBatchRequest(items=items)).results
+    assert [r.WhichOneof("result") for r in results] == ["validate", "play", "legal_actions", "validate", "play"]
+    assert results[0].validate == stub.Validate(items[0].validate)
+    _same_play(results[1].play, stub.Play(items[1].play))
+    assert results[2].legal_actions == legal
+    assert results[3].validate == stub.Validate(items[3].validate) and results[3].validate.legal
+    _same_play(results[4].play, stub.Play(items[4].play))
+    assert len(results[4].play.views) == 1
+    # a token sealed by the batch continues through the unary calls
+    after = stub.LegalActions(pb.LegalActionsRequest(state=results[4].play.state, seat=results[4].play.to_act[0]))
+    assert after.actions
+
+
+def test_an_item_error_is_that_item_answer_and_the_others_go_on(stub, seeded_deal):
+    deal = seeded_deal(b"batch-2")
+    tampered = bytearray(deal.state)
+    tampered[-1] ^= 1
+    items = [
+        pb.JudgeItem(play=pb.PlayRequest(state=deal.state, action=_bid(seat=1))),  # not seat 1's turn
+        pb.JudgeItem(play=pb.PlayRequest(state=bytes(tampered), action=_bid())),
+        pb.JudgeItem(validate=pb.ValidateRequest(state=deal.state, action=_bid(), expected_seq=5)),
+        pb.JudgeItem(legal_actions=pb.LegalActionsRequest(state=deal.state, seat=7)),
+        pb.JudgeItem(play=pb.PlayRequest(state=deal.state, action=_bid())),
+        pb.JudgeItem(validate=pb.ValidateRequest(state=deal.state, action=_bid(seat=2))),
+    ]
+    results = stub.JudgeBatch(pb.JudgeBatchRequest(items=items)).results
+    kinds = [r.WhichOneof("result") for r in results]
+    assert kinds == ["error", "error", "error", "error", "play", "validate"]
+    for item, result in zip(items[:4], results[:4]):
+        kind = item.WhichOneof("call")
+        unary = {"play": stub.Play, "validate": stub.Validate, "legal_actions": stub.LegalActions}[kind]
+        code, info, message = error_of(unary, getattr(item, kind))
+        assert result.error.code == code.value[0]
+        assert errors_pb2.ReasonCode.Name(result.error.reason) == info.reason
+        assert result.error.message == message
+    assert results[0].error.code == grpc.StatusCode.FAILED_PRECONDITION.value[0]
+    assert results[0].error.reason == errors_pb2.NOT_YOUR_TURN
+    assert results[1].error.reason == errors_pb2.STATE_TOKEN_INVALID
+    assert results[2].error.reason == errors_pb2.STALE_STATE
+    assert results[3].error.reason == errors_pb2.BAD_SEAT
+    assert results[4].play.seq == 1
+    assert not results[5].validate.legal and results[5].validate.reason == errors_pb2.NOT_YOUR_TURN
+
+
+def test_whole_call_errors(stub, seeded_deal, expect_error):
+    assert not stub.JudgeBatch(pb.JudgeBatchRequest()).results
+    deal = seeded_deal(b"batch-3")
+    empty = pb.JudgeBatchRequest(items=[pb.JudgeItem(), pb.JudgeItem(validate=pb.ValidateRequest(state=deal.state))])
+    expect_error(stub.JudgeBatch, empty, grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST")
+    item = pb.JudgeItem(validate=pb.ValidateRequest(state=deal.state, action=_bid()))
+    assert len(stub.JudgeBatch(pb.JudgeBatchRequest(items=[item] * MAX_ITEMS)).results) == MAX_ITEMS
+    expect_error(stub.JudgeBatch, pb.JudgeBatchRequest(items=[item] * (MAX_ITEMS + 1)),
+                 grpc.StatusCode.RESOURCE_EXHAUSTED, "REQUEST_TOO_LARGE")
+
+
+@pytest.mark.parametrize("tables", [1, 40])
+def test_many_tables_play_to_the_end_through_batches(stub, tables):
+    """Each table's next action comes from a LegalActions item; every game finishes and scores."""
+    deals = [stub.Deal(pb.DealRequest(game="doudizhu", seed=f"batch-t{i}".encode())) for i in range(tables)]
+    live = {i: (d.state, d.seq, d.to_act[0]) for i, d in enumerate(deals)}
+    finished = {}
+    for _ in range(200):
+        if not live:
+            break
+        order = sorted(live)
+        hints = stub.JudgeBatch(pb.JudgeBatchRequest(items=[
+            pb.JudgeItem(legal_actions=pb.LegalActionsRequest(state=live[i][0], seat=live[i][2], expected_seq=live[i][1]))
+            for i in order])).results
+        items = []
+        for i, hint in zip(order, hints):
+            action = hint.legal_actions.actions[(i * 7 + live[i][1]) % len(hint.legal_actions.actions)].action
+            items.append(pb.JudgeItem(validate=pb.ValidateRequest(state=live[i][0], action=action)))
+            items.append(pb.JudgeItem(play=pb.PlayRequest(state=live[i][0], action=action, expected_seq=live[i][1])))
+        results = stub.JudgeBatch(pb.JudgeBatchRequest(items=items)).results
+        for n, i in enumerate(order):
+            verdict, play = results[2 * n].validate, results[2 * n + 1].play
+            assert verdict.legal and play.seq == live[i][1] + 1
+            if play.finished:
+                finished[i] = play.state
+                del live[i]
+            else:
+                live[i] = (play.state, play.seq, play.to_act[0])
+    assert len(finished) == tables
+    for state in finished.values():
+        s = stub.Score(pb.ScoreRequest(state=state)).settlement
+        assert sum(s.points) + s.house == 0
+
+
+def test_views_sharing_equals_converting_each_view():
+    """The servicer copies the first seat's view for the others when only seat and hand differ;
+    the messages must equal converting every seat's view on its own, in every phase."""
+    import random
+
+    from referee.core.registry import GAMES
+    from referee.service import convert
+    from referee.service.servicer import _views
+    from referee.v1 import referee_service_pb2 as pb_
+
+    rng = random.Random(5)
+    for game in GAMES.values():
+        for n in range(3):
+            state = game.deal(game.make_options(), f"views-{n}".encode())
+            for _ in range(400):  # a whole round, or enough of one
+                naive = [convert.view(game.view(state, s), game.notation) for s in range(state.num_seats)]
+                assert _views(game, state, None) == naive
+                into = pb_.PlayResponse()
+                _views(game, state, None, into=into.views)
+                assert list(into.views) == naive
+                if state.finished:
+                    break
+                legal = game.legal_actions(state, state.to_act[0])
+                state, _ = game.apply(state, rng.choice(legal)[0])
