@@ -194,6 +194,21 @@ def _reading(c) -> dict:
             "size": c.size, "ranks": c.rank_text}
 
 
+def cmd_fan(args) -> int:
+    """`referee fan --jsonl`: one mcr hand a line -> {"fans": [...], "total": N} or {"error": ...}."""
+    from referee.core import mcr
+
+    for line in sys.stdin if args.jsonl else [args.hand]:
+        if not line.strip():
+            continue
+        try:
+            out = mcr.fan_answer(json.loads(line))
+        except ValueError as error:
+            out = {"error": "BAD_INPUT", "message": f"not a JSON line: {error}"}
+        print(json.dumps(out, ensure_ascii=False), flush=True)
+    return 0
+
+
 def cmd_classify(args) -> int:
     """`referee classify`: {"cards"[, "options"]} -> {"readings": [...]}."""
     game = _game(args)
@@ -288,6 +303,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--jsonl", action="store_true", help="JSON lines on stdin -> JSON lines on stdout")
     p.add_argument("--cards", default="")
     p.set_defaults(func=cmd_classify)
+
+    p = sub.add_parser("fan", help='mcr fans: one JSON hand a line -> {"fans": [...], "total": N}')
+    p.add_argument("--jsonl", action="store_true", help="JSON lines on stdin -> JSON lines on stdout")
+    p.add_argument("--hand", default="", help="one hand as JSON (without --jsonl)")
+    p.set_defaults(func=cmd_fan)
 
     p = sub.add_parser("bench", help="throughput: Validate vs Ping RPCs/s (and the core)")
     p.add_argument("--seconds", type=float, default=2.0)

@@ -8,7 +8,7 @@ from typing import Callable, Iterable
 from referee.core import cards as core_cards
 from referee.core.errors import InvalidAction, LimitExceeded, Reason
 from referee.core.game import Action, ActionType, Combo, Event, Game, OptionInfo, Settlement, View
-from referee.v1 import actions_pb2, cards_pb2, options_pb2, referee_service_pb2, state_pb2
+from referee.v1 import actions_pb2, cards_pb2, mcr_pb2, options_pb2, referee_service_pb2, state_pb2
 
 MAX_CARDS = 8 * core_cards.CARDS_PER_DECK  # per card set in a request (any game's card space)
 MAX_TEXT = 4 * MAX_CARDS
@@ -181,3 +181,23 @@ def game_info(game: Game) -> options_pb2.GameInfo:
     return options_pb2.GameInfo(id=game.id, name=game.name, min_seats=game.min_seats,
                                 max_seats=game.max_seats, decks=game.decks, presets=presets,
                                 options=[option_info(i) for i in infos])
+
+
+# --- mcr fan calculation -----------------------------------------------------------------------
+def fan_request(msg: mcr_pb2.CalculateFansRequest) -> dict:
+    """The request as the calculator's hand description (the ``referee fan`` JSON fields)."""
+    if len(msg.melds) > 4 or len(msg.concealed) > 14:
+        raise InvalidAction("at most 4 melds and 14 concealed tiles", Reason.MALFORMED_REQUEST)
+    concealed = [name for text in msg.concealed for name in _text(text).split()]
+    return {"melds": [[m.type, m.tile, m.offer] for m in msg.melds], "concealed": concealed,
+            "win_tile": msg.win_tile, "self_drawn": msg.self_drawn, "fourth_tile": msg.fourth_tile,
+            "kong_related": msg.kong_related, "wall_last": msg.wall_last, "seat_wind": msg.seat_wind,
+            "prevalent_wind": msg.prevalent_wind, "flowers": msg.flowers}
+
+
+def fan_response(result) -> mcr_pb2.CalculateFansResponse:
+    """A core FanResult as protobuf."""
+    return mcr_pb2.CalculateFansResponse(
+        fans=[mcr_pb2.Fan(id=f.id, name_cn=f.name_cn, name_en=f.name_en, points=f.points, count=f.count)
+              for f in result.fans],
+        points=result.points, total=result.total)

@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import grpc
+from google.protobuf import message_factory
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
@@ -82,8 +83,8 @@ def add_referee(server: grpc.Server, servicer: RefereeServicer) -> None:
     handlers = {
         m.name: grpc.unary_unary_rpc_method_handler(
             getattr(servicer, m.name),
-            request_deserializer=errors.safe_deserializer(getattr(pb, m.input_type.name)),
-            response_serializer=getattr(pb, m.output_type.name).SerializeToString)
+            request_deserializer=errors.safe_deserializer(message_factory.GetMessageClass(m.input_type)),
+            response_serializer=message_factory.GetMessageClass(m.output_type).SerializeToString)
         for m in SERVICE.methods}
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE.full_name, handlers),))
     server.add_registered_method_handlers(SERVICE.full_name, handlers)

@@ -12,7 +12,7 @@ import operator
 
 import grpc
 
-from referee.core import rng
+from referee.core import mcr, rng
 from referee.core.errors import InvalidAction, LimitExceeded, Reason, RefereeError
 from referee.core.game import ActionType, Game, View
 from referee.core.registry import GAMES, get_game
@@ -261,6 +261,11 @@ class RefereeServicer(pb_grpc.RefereeServicer):
                                    convert.cards_text(request.b, game.notation), options)
         return pb.CompareResponse(beats=beats, a=convert.combination(a, game.notation),
                                   b=convert.combination(b, game.notation))
+
+    def CalculateFans(self, request, context):
+        hand = mcr.Hand.from_request(convert.fan_request(request))
+        minimum = request.min_points if request.HasField("min_points") else mcr.MIN_POINTS
+        return convert.fan_response(mcr.calculate_fans(hand, minimum))
 
     def Ping(self, request, context):
         return pb.PingResponse()

@@ -1,0 +1,87 @@
+"""国标麻将 through the API: the CalculateFans call, and whole hands played, scored and replayed."""
+import random
+
+import grpc
+import pytest
+
+from referee.core import mcr
+from referee.service import bots
+from referee.v1 import mcr_pb2, options_pb2
+from referee.v1 import referee_service_pb2 as pb
+
+INVALID, FAILED = grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION
+TILE_NAMES = set(mcr.TILE_NAMES) | {f"H{i}" for i in range(1, 9)}
+
+
+def fan_message(request: dict) -> mcr_pb2.CalculateFansRequest:
+    msg = mcr_pb2.CalculateFansRequest(
+        melds=[mcr_pb2.McrMeld(type=t, tile=tile, offer=offer) for t, tile, offer in request.get("melds", [])],
+        concealed=request["concealed"], win_tile=request["win_tile"])
+    for name in ("self_drawn", "fourth_tile", "kong_related", "wall_last", "seat_wind", "prevalent_wind", "flowers"):
+        if name in request:
+            setattr(msg, name, request[name])
+    return msg
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_calculate_fans_answers_like_the_fan_command(stub, seed):
+    request = mcr.random_winning_hand(random.Random(seed))
+    answer = mcr.fan_answer(request)
+    if "error" in answer:
+        with pytest.raises(grpc.RpcError) as caught:
+            stub.CalculateFans(fan_message(request))
+        assert caught.value.code() == FAILED and answer["error"] == "UNDER_8"
+        return
+    reply = stub.CalculateFans(fan_message(request))
+    assert [[f.name_en, f.name_cn, f.points, f.count] for f in reply.fans] == answer["fans"]
+    assert reply.total == answer["total"]
+    assert reply.total - reply.points == request.get("flowers", 0)
+
+
+def test_calculate_fans_refusals(stub, expect_error):
+    # no sets, no pairs to speak of, not knitted: no winning shape
+    not_win = {"concealed": "W1 W2 W4 W5 W7 W8 T1 T3 T5 T7 B2 B2 B9".split(), "win_tile": "F1"}
+    expect_error(stub.CalculateFans, fan_message(not_win), FAILED, "NOT_WIN")
+    # a winning shape worth under 8 points
+    small = {"melds": [["PENG", "W5", 1]], "concealed": "T6 T7 T8 B3 B4 B5 W7 W8 W9 T2".split(),
+             "win_tile": "T2"}
+    expect_error(stub.CalculateFans, fan_message(small), FAILED, "UNDER_8")
+    five = {"concealed": "W1 W1 W1 W1 W2 W3 T4 T5 T6 B7 B8 B9 B5".split(), "win_tile": "W1"}
+    expect_error(stub.CalculateFans, fan_message(five), INVALID, "DUPLICATE_CARD")
+    expect_error(stub.CalculateFans, fan_message({"concealed": ["X9"], "win_tile": "W1"}), INVALID, "UNKNOWN_CARD")
+
+
+@pytest.fixture(scope="module")
+def hands(stub):
+    return [bots.play_round(stub, random.Random(seed), game="mcr", seed=b"mcr-%d" % seed, illegal_rate=0.2)
+            for seed in range(6)]
+
+
+def test_hands_are_played_to_the_end_and_settle_zero_sum(hands):
+    for played in hands:
+        assert played.plays[-1].finished and played.rejected > 0
+        settlement = played.score.settlement
+        assert settlement.outcome and sum(settlement.points) + settlement.house == 0
+
+
+def test_views_speak_tiles_and_hide_other_hands(stub):
+    options = options_pb2.GameOptions()
+    options.mcr.dealer = 1
+    deal = stub.Deal(pb.DealRequest(game="mcr", seed=b"views", options=options))
+    sizes = [len(v.hand.ids) for v in deal.views]
+    assert sorted(sizes) == [13, 13, 13, 14] and sizes[1] == 14  # the dealer starts with 14
+    for view in deal.views:
+        assert set(view.hand.text.split()) <= TILE_NAMES
+    one = stub.Deal(pb.DealRequest(game="mcr", seed=b"views", options=options, view_seat=2))
+    assert [v.seat for v in one.views] == [2]
+    for event in one.events:  # seat 2 sees its own deal and draws only
+        if event.type in ("DEAL", "DRAW") and event.seat != 2:
+            assert not event.cards.ids
+
+
+def test_replay_gives_identical_digests(stub, hands):
+    played = hands[0]
+    reply = stub.Replay(pb.ReplayRequest(game="mcr", seed=b"mcr-0", actions=played.actions))
+    assert reply.deal.state_digest == played.deal.state_digest
+    assert [s.state_digest for s in reply.steps] == [p.state_digest for p in played.plays]
+    assert list(reply.settlement.points) == list(played.score.settlement.points)
