@@ -143,13 +143,20 @@ def to_mask(cards: Iterable[int]) -> int:
     return mask
 
 
+# byte k of a mask with value v -> the card ids it holds (8k + bit), for masks up to 256 bits
+_BYTE_IDS = tuple(tuple(tuple(8 * k + b for b in range(8) if v >> b & 1) for v in range(256))
+                  for k in range(32))
+
+
 def from_mask(mask: int) -> tuple[int, ...]:
-    cards = []
-    while mask:
-        low = mask & -mask
-        cards.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(cards)
+    """The ids of a bitmask, ascending (a byte-table walk: called for every hand of every view)."""
+    if mask >> 256:
+        return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+    ids: tuple[int, ...] = ()
+    for k, v in enumerate(mask.to_bytes((mask.bit_length() + 7) // 8, "little")):
+        if v:
+            ids += _BYTE_IDS[k][v]
+    return ids
 
 
 def rank_counts(cards: Iterable[int]) -> list[int]:

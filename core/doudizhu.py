@@ -147,14 +147,13 @@ def counts_of_ranks(ranks) -> int:
 
 def counts_of_mask(mask: int) -> int:
     total = 0
-    while mask:
-        low = mask & -mask
-        total += _RANK_UNIT[low.bit_length() - 1]
-        mask ^= low
+    for card in cardlib.from_mask(mask):
+        total += _RANK_UNIT[card]
     return total
 
 
-_RANK_UNIT = tuple(1 << (3 * cardlib.card_rank(c)) for c in range(cardlib.CARDS_PER_DECK))
+_RANK_OF_CARD = tuple(cardlib.card_rank(c) for c in range(cardlib.CARDS_PER_DECK))
+_RANK_UNIT = tuple(1 << (3 * r) for r in _RANK_OF_CARD)
 
 
 def ranks_of_counts(counts: int) -> tuple[int, ...]:
@@ -412,29 +411,27 @@ class Doudizhu(Game):
                 (Action(seat, ActionType.BID, value=v), None) for v in range(max(top, 0) + 1, 4)]
         out = [] if not state.table else [(Action(seat, ActionType.PASS), None)]
         hand = state.hands[seat]
+        by_rank = [[] for _ in range(cardlib.NUM_RANKS)]  # rule 12: lowest ids of a rank first
+        for card in cardlib.from_mask(hand):
+            by_rank[_RANK_OF_CARD[card]].append(card)
         for play in legal_plays(counts_of_mask(hand), state.table, state.options):
-            ranks = ranks_of_counts(hot.play_counts(play))
-            cards = cardlib.from_mask(_pick_cards(hand, ranks))
-            out.append((Action(seat, ActionType.PLAY, cards, declared=hot.KIND_NAMES[hot.play_kind(play)]),
+            cards = []
+            counts, r = hot.play_counts(play), 0
+            while counts:
+                if counts & 7:
+                    cards += by_rank[r][:counts & 7]
+                counts >>= 3
+                r += 1
+            cards.sort()
+            out.append((Action(seat, ActionType.PLAY, tuple(cards), declared=hot.KIND_NAMES[hot.play_kind(play)]),
                         to_combo(play)))
         return out
 
     # view and settlement -----------------------------------------------------------------------
     def _view(self, state: State, seat: int) -> View:
-        public = {"kitty": cardlib.from_mask(state.kitty)} if state.phase != BIDDING else {}
-        if state.finished:
-            public["hands_left"] = tuple(c for h in state.hands for c in cardlib.from_mask(h))
-        roles = tuple("" if state.landlord < 0 else ("landlord" if s == state.landlord else "farmer")
-                      for s in range(SEATS))
-        counters = {"base": state.base, "multiplier": 1 << state.bombs, "bombs": state.bombs,
-                    "first_bidder": state.first_bidder, "deal_no": state.deal_no,
-                    "landlord": state.landlord, "passes": state.passes}
-        counters.update({f"bid{s}": b for s, b in enumerate(state.bids)})
-        return View(seat, PHASE_NAMES[state.phase], state.to_act,
-                    cardlib.from_mask(state.hands[seat]) if seat >= 0 else (),
-                    tuple(h.bit_count() for h in state.hands), public,
-                    to_combo(state.table) if state.table else None, state.table_seat,
-                    cardlib.from_mask(state.table_cards), roles, counters, state.finished)
+        phase, public, sizes, table, table_cards, roles, counters = _public_view(state)
+        return View(seat, phase, state.to_act, cardlib.from_mask(state.hands[seat]) if seat >= 0 else (),
+                    sizes, public, table, state.table_seat, table_cards, roles, counters, state.finished)
 
     def _settle(self, state: State) -> Settlement:
         return settle(state)
@@ -479,6 +476,24 @@ class Doudizhu(Game):
             return state
         except Exception as exc:  # any decoding failure is the caller's bad token
             raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
+
+
+@functools.lru_cache(maxsize=1024)
+def _public_view(state: State) -> tuple:
+    """What every seat's view of ``state`` shares (cached: a Play returns all seats' views;
+    the mappings are shared between views and never changed)."""
+    public = {"kitty": cardlib.from_mask(state.kitty)} if state.phase != BIDDING else {}
+    if state.finished:
+        public["hands_left"] = tuple(c for h in state.hands for c in cardlib.from_mask(h))
+    roles = tuple("" if state.landlord < 0 else ("landlord" if s == state.landlord else "farmer")
+                  for s in range(SEATS))
+    counters = {"base": state.base, "multiplier": 1 << state.bombs, "bombs": state.bombs,
+                "first_bidder": state.first_bidder, "deal_no": state.deal_no,
+                "landlord": state.landlord, "passes": state.passes}
+    counters.update({f"bid{s}": b for s, b in enumerate(state.bids)})
+    return (PHASE_NAMES[state.phase], public, tuple(h.bit_count() for h in state.hands),
+            to_combo(state.table) if state.table else None, cardlib.from_mask(state.table_cards),
+            roles, counters)
 
 
 @functools.lru_cache(maxsize=256)
