@@ -122,8 +122,7 @@ def parse_cards_or_ranks(text: str, decks: int = 1) -> tuple[tuple[int, ...], bo
     A text whose whitespace-separated tokens all end in a suit letter (or are BJ/RJ) is cards;
     anything else is a rank string.
     """
-    tokens = text.replace(",", " ").upper().split()
-    if _looks_like_cards(tokens) and not all(len(t) == 1 for t in tokens):
+    if _looks_like_cards(text.replace(",", " ").upper().split()):
         return parse_cards(text, decks), True
     return parse_ranks(text), False
 

@@ -219,7 +219,7 @@ class Game(Generic[S, O]):
 
     def check(self, state: S, action: Action) -> Verdict:
         """Is ``action`` legal now? Never raises for a well-formed action; changes nothing."""
-        if getattr(state, "finished"):
+        if state.finished:
             return Verdict.no(Reason.GAME_OVER, "the round is over")
         if not 0 <= action.seat < state.num_seats:
             return Verdict.no(Reason.BAD_SEAT, f"no seat {action.seat}")
