@@ -20,6 +20,7 @@ import dataclasses
 import enum
 import hashlib
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar, Generic, Mapping, NamedTuple, TypeVar
 
 from .cards import PokerNotation
@@ -86,17 +87,17 @@ class Verdict(NamedTuple):
         return cls(False, reason, message)
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
+    """Something an action caused (a NamedTuple, like View: built on every Play)."""
+
     type: str  # DEAL, REDEAL, BID, LANDLORD, KITTY, PLAY, PASS, TRICK_WON, BOMB, ABANDON, FINISH
     seat: int = -1
     cards: tuple[int, ...] = ()
     combo: Combo | None = None
-    values: Mapping[str, int] = field(default_factory=dict)
+    values: Mapping[str, int] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """What one seat may see (seat -1: a spectator's public view)."""
 
     seat: int

@@ -4,7 +4,6 @@ Errors are raised as core exceptions and mapped to statuses in one place (:mod:`
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 import logging
@@ -45,7 +44,7 @@ _legal_action = functools.lru_cache(maxsize=16384)(convert.legal_action)
 
 # the View fields every seat normally shares: when a seat's view agrees with the first one on
 # all of them, its message is a copy of the first with its own seat and hand (a third of the cost)
-_SHARED_VIEW_FIELDS = operator.attrgetter(*(f.name for f in dataclasses.fields(View) if f.name not in ("seat", "hand")))
+_SHARED_VIEW_FIELDS = operator.attrgetter(*(f for f in View._fields if f not in ("seat", "hand")))
 
 
 def _views(game: Game, state, view_seat: int | None, into=None):
@@ -75,7 +74,7 @@ def _events(game: Game, events, view_seat: int | None):
     only reach its own seat; a caller that asked for every seat gets them all."""
     if view_seat is not None:
         private = game.private_events
-        events = [e if e.type not in private or e.seat == view_seat else dataclasses.replace(e, cards=())
+        events = [e if e.type not in private or e.seat == view_seat else e._replace(cards=())
                   for e in events]
     return convert.events(events, game.notation)
 
