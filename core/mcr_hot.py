@@ -1267,18 +1267,18 @@ def answer(request) -> dict:
         if not isinstance(meld, (list, tuple)) or len(meld) != 3:
             return _error(BAD_MELD, i, "")
         offer = meld[2]
-        mk[i] = _meld_kind(meld[0])
-        mt[i] = _tile_id(meld[1])
+        mk[i] = _lookup(MELD_KINDS, meld[0])
+        mt[i] = _lookup(HAND_TILE_IDS, meld[1])
         if (mk[i] < 0 or mt[i] < 0 or not isinstance(offer, int) or isinstance(offer, bool)
                 or offer < 0 or offer > 3):
             return _error(BAD_MELD, i, "")
         mo[i] = offer
     for i in range(nc):
-        tile = _tile_id(concealed[i])
+        tile = _lookup(HAND_TILE_IDS, concealed[i])
         if tile < 0:
             return _error(BAD_TILE, -1, f"unknown tile {concealed[i]!r} in concealed")
         cc[i] = tile
-    win = _tile_id(req.get("win_tile"))
+    win = _lookup(HAND_TILE_IDS, req.get("win_tile"))
     if win < 0:
         return _error(BAD_TILE, -1, f"unknown win_tile {req.get('win_tile')!r}")
     flags = (_flag(req, "self_drawn", SELF_DRAWN) | _flag(req, "fourth_tile", FOURTH_TILE)
@@ -1311,22 +1311,12 @@ def answer(request) -> dict:
 
 
 @cython.cfunc
-def _tile_id(name: object) -> cython.int:
-    """The id of a tile name, -1 if it is not one of W1-9 T1-9 B1-9 F1-4 J1-3."""
-    tiles: dict = HAND_TILE_IDS
+def _lookup(table: dict, name: object) -> cython.int:
+    """The number ``table`` gives a name (a tile W1-9 T1-9 B1-9 F1-4 J1-3, a meld kind), else -1."""
     if not isinstance(name, str):
         return -1
-    tile = tiles.get(name)
-    return -1 if tile is None else tile
-
-
-@cython.cfunc
-def _meld_kind(name: object) -> cython.int:
-    kinds: dict = MELD_KINDS
-    if not isinstance(name, str):
-        return -1
-    kind = kinds.get(name)
-    return -1 if kind is None else kind
+    value = table.get(name)
+    return -1 if value is None else value
 
 
 @cython.cfunc

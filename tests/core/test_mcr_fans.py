@@ -383,3 +383,21 @@ def test_never_crashes_never_scores_the_impossible(req):
             tiles.update((tile - 1, tile, tile + 1) if kind == "CHI" else (tile,) * (3 if kind == "PENG" else 4))
         assert max(tiles.values()) <= 4 and max(tiles) < 34
         assert answer["total"] - req.get("flowers", 0) >= 8
+
+
+def test_mcr_rule_12_both_request_paths_agree():
+    """fan_answer parses the request in the compiled module; the service goes through
+    Hand.from_request + calculate_fans. Same hands, same answers (errors by kind)."""
+    import random
+
+    for seed in range(600):
+        request = mcr.random_winning_hand(random.Random(seed))
+        answer = mcr.fan_answer(request)
+        try:
+            expected = mcr.calculate_fans(mcr.Hand.from_request(request)).to_answer()
+        except IllegalAction as refusal:
+            expected = {"error": refusal.reason.name}
+        if "error" in answer:
+            assert answer["error"] == expected["error"], seed
+        else:
+            assert answer == expected, seed
