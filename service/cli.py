@@ -18,7 +18,6 @@ from importlib import metadata
 import grpc
 
 from referee.core.errors import RefereeError
-from referee.v1 import referee_service_pb2 as pb
 from referee.v1 import referee_service_pb2_grpc as pb_grpc
 
 from . import bench as bench_mod
