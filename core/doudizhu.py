@@ -429,9 +429,14 @@ class Doudizhu(Game):
 
     # view and settlement -----------------------------------------------------------------------
     def _view(self, state: State, seat: int) -> View:
+        return self._views(state, (seat,))[0]
+
+    def _views(self, state: State, seats) -> list[View]:
+        """Every seat's view shares one public part (the same objects: cheap to compare)."""
         phase, public, sizes, table, table_cards, roles, counters = _public_view(state)
-        return View(seat, phase, state.to_act, cardlib.from_mask(state.hands[seat]) if seat >= 0 else (),
-                    sizes, public, table, state.table_seat, table_cards, roles, counters, state.finished)
+        to_act, table_seat, finished, hands = state.to_act, state.table_seat, state.finished, state.hands
+        return [View(seat, phase, to_act, _hand_ids(hands[seat]) if seat >= 0 else (), sizes, public,
+                     table, table_seat, table_cards, roles, counters, finished) for seat in seats]
 
     def _settle(self, state: State) -> Settlement:
         return settle(state)
@@ -478,22 +483,28 @@ class Doudizhu(Game):
             raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
 
 
-@functools.lru_cache(maxsize=1024)
+# a Play answers with every seat's hand, and two of them are the hands of the last Play
+_hand_ids = functools.lru_cache(maxsize=16384)(cardlib.from_mask)
+
+# roles by landlord seat (-1: not yet known)
+_ROLES = {-1: ("",) * SEATS, **{ll: tuple("landlord" if s == ll else "farmer" for s in range(SEATS))
+                               for ll in range(SEATS)}}
+
+
 def _public_view(state: State) -> tuple:
-    """What every seat's view of ``state`` shares (cached: a Play returns all seats' views;
-    the mappings are shared between views and never changed)."""
+    """What every seat's view of ``state`` shares (built once per state by ``_views``; the
+    mappings are shared between the views and never changed)."""
     public = {"kitty": cardlib.from_mask(state.kitty)} if state.phase != BIDDING else {}
     if state.finished:
         public["hands_left"] = tuple(c for h in state.hands for c in cardlib.from_mask(h))
-    roles = tuple("" if state.landlord < 0 else ("landlord" if s == state.landlord else "farmer")
-                  for s in range(SEATS))
+    bids, hands = state.bids, state.hands
     counters = {"base": state.base, "multiplier": 1 << state.bombs, "bombs": state.bombs,
                 "first_bidder": state.first_bidder, "deal_no": state.deal_no,
-                "landlord": state.landlord, "passes": state.passes}
-    counters.update({f"bid{s}": b for s, b in enumerate(state.bids)})
-    return (PHASE_NAMES[state.phase], public, tuple(h.bit_count() for h in state.hands),
+                "landlord": state.landlord, "passes": state.passes,
+                "bid0": bids[0], "bid1": bids[1], "bid2": bids[2]}
+    return (PHASE_NAMES[state.phase], public, (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count()),
             to_combo(state.table) if state.table else None, cardlib.from_mask(state.table_cards),
-            roles, counters)
+            _ROLES[state.landlord], counters)
 
 
 @functools.lru_cache(maxsize=256)

@@ -55,9 +55,9 @@ class Action(NamedTuple):
     declared: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Combo:
-    """A classified combination, game-neutral: kind id, main rank index, chain length, size."""
+class Combo(NamedTuple):
+    """A classified combination, game-neutral: kind id, main rank index, chain length, size
+    (a NamedTuple: hashed in C where converted combinations are cached)."""
 
     kind: str
     main_rank: int
@@ -251,6 +251,15 @@ class Game(Generic[S, O]):
             raise InvalidAction(f"no seat {seat}", Reason.BAD_SEAT)
         return self._view(state, seat)
 
+    def views(self, state: S, seats) -> list[View]:
+        """The views of several seats, in order (a Play answers with every seat's): equal to
+        ``[view(state, s) for s in seats]``; a game may share the work between seats."""
+        seats = tuple(seats)
+        for seat in seats:
+            if not -1 <= seat < state.num_seats:
+                raise InvalidAction(f"no seat {seat}", Reason.BAD_SEAT)
+        return self._views(state, seats)
+
     def settle(self, state: S) -> Settlement:
         """Settlement of a finished or abandoned round. Raises IllegalAction (GAME_NOT_FINISHED)."""
         if not state.finished:
@@ -280,4 +289,5 @@ class Game(Generic[S, O]):
     def _apply(self, state, action, verdict): raise NotImplementedError
     def _legal_actions(self, state, seat): raise NotImplementedError
     def _view(self, state, seat) -> View: raise NotImplementedError
+    def _views(self, state, seats) -> list[View]: return [self._view(state, s) for s in seats]
     def _settle(self, state) -> Settlement: raise NotImplementedError

@@ -2,13 +2,15 @@
 
 Every RPC method of the servicer (error mapping included: token opening and sealing,
 conversion, the rules) is wrapped to add its thread CPU time (``time.thread_time``) to a
-per-method total. SIGUSR1 writes a snapshot ``{"process_cpu_s", "methods": {name: [calls,
-cpu_s]}}`` to the file named by REFEREE_INSTRUMENT_OUT; the difference of two snapshots is a
+per-method total, with the thread's context switches during the call (voluntary ones mean the
+handler blocked, e.g. gave up the GIL in a system call; read outside the timed span). SIGUSR1 writes a snapshot ``{"process_cpu_s", "methods": {name: [calls,
+cpu_s, voluntary_switches, involuntary_switches]}}`` to the file named by REFEREE_INSTRUMENT_OUT; the difference of two snapshots is a
 window. Request parsing and response serialization are gRPC's side here. One worker only:
 
     REFEREE_INSTRUMENT_OUT=/tmp/x.json python loadtest/instrumented_serve.py serve --port 50051
 """
 import json
+import resource
 import os
 import signal
 import sys
@@ -24,15 +26,19 @@ _lock = threading.Lock()
 
 def _counted(name, method):
     def call(self, request, context):
+        before = resource.getrusage(resource.RUSAGE_THREAD)
         start = time.thread_time()
         try:
             return method(self, request, context)
         finally:
             spent = time.thread_time() - start
+            after = resource.getrusage(resource.RUSAGE_THREAD)
             with _lock:
-                entry = _totals.setdefault(name, [0, 0.0])
+                entry = _totals.setdefault(name, [0, 0.0, 0, 0])
                 entry[0] += 1
                 entry[1] += spent
+                entry[2] += after.ru_nvcsw - before.ru_nvcsw
+                entry[3] += after.ru_nivcsw - before.ru_nivcsw
 
     call.__name__ = name
     return call

@@ -153,12 +153,15 @@ def main(argv: list[str] | None = None) -> int:
     ours_s = 0.0
     print(f"instrumented (thread CPU inside the servicer's RPC methods) over {window_cpu:.2f} CPU s:")
     for name in sorted(methods):
-        n = methods[name][0] - before["methods"].get(name, [0, 0.0])[0]
-        spent = methods[name][1] - before["methods"].get(name, [0, 0.0])[1]
+        now, then = methods[name], before["methods"].get(name, [0, 0.0, 0, 0])
+        n, spent = now[0] - then[0], now[1] - then[1]
         if n:
             ours_s += spent
-            instrumented[name] = {"calls": n, "us_per_call": round(1e6 * spent / n, 1)}
-            print(f"  {name:<14}{n:>8} calls {1e6 * spent / n:9.1f} us each  {100 * spent / window_cpu:5.1f}% of the CPU")
+            voluntary = (now[2] - then[2]) / n
+            instrumented[name] = {"calls": n, "us_per_call": round(1e6 * spent / n, 1),
+                                  "blocked_per_call": round(voluntary, 3)}
+            print(f"  {name:<14}{n:>8} calls {1e6 * spent / n:9.1f} us each  {100 * spent / window_cpu:5.1f}% of the CPU"
+                  f"  {voluntary:5.2f} blocking switches a call")
     print(f"  our code: {100 * ours_s / window_cpu:.1f}% of the worker's CPU (target < 25%)")
     print(json.dumps({"instrumented_our_share": round(ours_s / window_cpu, 3), "instrumented": instrumented,
                       "worker_cpu_s": round(cpu_s, 2), "gil_samples": total, "sample_rate": rate,

@@ -84,6 +84,13 @@ def combination(combo: Combo | None, notation) -> cards_pb2.Combination | None:
                                  rank_text=_format_ranks(notation, combo.ranks))
 
 
+# The same hands, tables and combinations come back call after call (a Play answers with every
+# seat's hand; two of them did not change since the last Play): the messages that views and
+# events copy from are kept. Shared messages: only ever copied from, never changed.
+shared_card_set = functools.lru_cache(maxsize=16384)(card_set)
+shared_combination = functools.lru_cache(maxsize=4096)(combination)
+
+
 # --- actions ----------------------------------------------------------------------------------
 def action_in(msg: actions_pb2.Action, notation) -> Action:
     """A core Action. Raises: InvalidAction (BAD_ACTION, UNKNOWN_CARD, ...)."""
@@ -114,26 +121,55 @@ def legal_action(action: Action, combo: Combo | None, notation) -> referee_servi
 
 
 # --- state ------------------------------------------------------------------------------------
+def view_into(msg: state_pb2.View, v: View, notation) -> state_pb2.View:
+    """Fill the empty View ``msg`` (e.g. a response's ``views.add()``: no copy) from a core View."""
+    msg.seat, msg.phase, msg.table_seat, msg.finished = v.seat, v.phase, v.table_seat, v.finished
+    msg.to_act.extend(v.to_act)
+    msg.hand.CopyFrom(shared_card_set(tuple(v.hand), notation))
+    msg.hand_sizes.extend(v.hand_sizes)
+    public = msg.public_cards
+    for name, cards in v.public_cards.items():
+        public[name].CopyFrom(shared_card_set(tuple(cards), notation))
+    if v.table is not None:
+        msg.table.CopyFrom(shared_combination(v.table, notation))
+    msg.table_cards.CopyFrom(shared_card_set(tuple(v.table_cards), notation))
+    msg.roles.extend(v.roles)
+    counters = msg.counters
+    for name, value in v.counters.items():
+        counters[name] = value
+    return msg
+
+
 def view(v: View, notation) -> state_pb2.View:
     """A core View as protobuf."""
-    return state_pb2.View(
-        seat=v.seat, phase=v.phase, to_act=v.to_act, hand=card_set(v.hand, notation),
-        hand_sizes=v.hand_sizes,
-        public_cards={k: card_set(c, notation) for k, c in v.public_cards.items()},
-        table=combination(v.table, notation), table_seat=v.table_seat,
-        table_cards=card_set(v.table_cards, notation),
-        roles=v.roles, counters=dict(v.counters), finished=v.finished)
+    return view_into(state_pb2.View(), v, notation)
+
+
+def event_into(msg: state_pb2.Event, e: Event, notation) -> state_pb2.Event:
+    """Fill the empty Event ``msg`` from a core Event."""
+    msg.type, msg.seat = e.type, e.seat
+    msg.cards.CopyFrom(shared_card_set(tuple(e.cards), notation))
+    if e.combo is not None:
+        msg.combination.CopyFrom(shared_combination(e.combo, notation))
+    values = msg.values
+    for name, value in e.values.items():
+        values[name] = value
+    return msg
 
 
 def event(e: Event, notation) -> state_pb2.Event:
     """A core Event as protobuf."""
-    return state_pb2.Event(type=e.type, seat=e.seat, cards=card_set(e.cards, notation),
-                           combination=combination(e.combo, notation), values=dict(e.values))
+    return event_into(state_pb2.Event(), e, notation)
 
 
-def events(es: Iterable[Event], notation) -> list[state_pb2.Event]:
-    """Core Events as protobuf, in order."""
-    return [event(e, notation) for e in es]
+def events(es: Iterable[Event], notation, into=None) -> list[state_pb2.Event] | None:
+    """Core Events as protobuf, in order: appended to the repeated field ``into`` (returns None),
+    or returned as a list."""
+    if into is None:
+        return [event(e, notation) for e in es]
+    for e in es:
+        event_into(into.add(), e, notation)
+    return None
 
 
 def settlement(s: Settlement) -> state_pb2.Settlement:

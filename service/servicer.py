@@ -52,31 +52,32 @@ def _views(game: Game, state, view_seat: int | None, into=None):
     None), or returned as a list."""
     views = [] if into is None else into
     seats = range(state.num_seats) if view_seat is None else (view_seat,)
+    notation = game.notation
     first = shared = None
-    for seat in seats:
-        v = game.view(state, seat)
+    for v in game.views(state, seats):
+        msg = state_pb2.View() if into is None else into.add()
         if first is not None and _SHARED_VIEW_FIELDS(v) == shared:
-            msg = state_pb2.View() if into is None else into.add()
             msg.CopyFrom(first)
             msg.seat = v.seat
-            msg.hand.CopyFrom(convert.card_set(v.hand, game.notation))
-            if into is None:
-                views.append(msg)
+            msg.hand.CopyFrom(convert.shared_card_set(tuple(v.hand), notation))
         else:
-            views.append(convert.view(v, game.notation))
+            convert.view_into(msg, v, notation)
             if first is None:
-                first, shared = views[-1], _SHARED_VIEW_FIELDS(v)
+                first, shared = msg, _SHARED_VIEW_FIELDS(v)
+        if into is None:
+            views.append(msg)
     return views if into is None else None
 
 
-def _events(game: Game, events, view_seat: int | None):
+def _events(game: Game, events, view_seat: int | None, into=None):
     """Events as one caller may see them: the cards of a private event (a DEAL, a mahjong DRAW)
-    only reach its own seat; a caller that asked for every seat gets them all."""
+    only reach its own seat; a caller that asked for every seat gets them all. Appended to the
+    repeated field ``into`` (returns None), or returned as a list."""
     if view_seat is not None:
         private = game.private_events
         events = [e if e.type not in private or e.seat == view_seat else e._replace(cards=())
                   for e in events]
-    return convert.events(events, game.notation)
+    return convert.events(events, game.notation, into)
 
 
 def _optional(request, name: str):
@@ -169,11 +170,10 @@ class RefereeServicer(pb_grpc.RefereeServicer):
         state, events = game.apply(state, convert.action_in(request.action, game.notation))
         view_seat = _optional(request, "view_seat")
         token, digest = self._seal(game, state)
-        events = _events(game, events, view_seat)
         out = pb.PlayResponse() if out is None else out
+        _events(game, events, view_seat, into=out.events)
         _views(game, state, view_seat, into=out.views)
         out.state, out.seq, out.state_digest, out.finished = token, state.step, digest, state.finished
-        out.events.extend(events)
         out.to_act.extend(state.to_act)
         return out
 

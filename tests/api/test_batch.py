@@ -120,9 +120,43 @@ def test_many_tables_play_to_the_end_through_batches(stub, tables):
         assert sum(s.points) + s.house == 0
 
 
+def _reference_combination(c, notation):
+    from referee.v1 import cards_pb2
+
+    if c is None:
+        return None
+    return cards_pb2.Combination(kind=c.kind, label=c.label, main_rank=c.main_rank, chain=c.chain,
+                                 size=c.size, ranks=c.ranks, rank_text=notation.format_ranks(c.ranks))
+
+
+def _reference_view(v, notation):
+    """A View message built field by field from constructors: what the in-place conversion with
+    its shared card sets and combinations must equal."""
+    from referee.v1 import cards_pb2, state_pb2
+
+    def cards(ids):
+        return cards_pb2.CardSet(ids=ids, text=notation.format_cards(ids))
+
+    table = _reference_combination(v.table, notation)
+    return state_pb2.View(seat=v.seat, phase=v.phase, to_act=v.to_act, hand=cards(v.hand), hand_sizes=v.hand_sizes,
+                          public_cards={k: cards(c) for k, c in v.public_cards.items()}, table=table,
+                          table_seat=v.table_seat, table_cards=cards(v.table_cards), roles=v.roles,
+                          counters=dict(v.counters), finished=v.finished)
+
+
+def _reference_event(e, notation):
+    from referee.v1 import cards_pb2, state_pb2
+
+    cards = cards_pb2.CardSet(ids=e.cards, text=notation.format_cards(e.cards))
+    return state_pb2.Event(type=e.type, seat=e.seat, cards=cards, combination=_reference_combination(e.combo, notation),
+                           values=dict(e.values))
+
+
 def test_views_sharing_equals_converting_each_view():
-    """The servicer copies the first seat's view for the others when only seat and hand differ;
-    the messages must equal converting every seat's view on its own, in every phase."""
+    """The servicer copies the first seat's view for the others when only seat and hand differ,
+    and fills messages in place from cached card sets; the messages must equal converting every
+    seat's view on its own with plain constructors, in every phase, and the core's batch
+    ``views`` must equal its one-seat ``view``."""
     import random
 
     from referee.core.registry import GAMES
@@ -135,12 +169,35 @@ def test_views_sharing_equals_converting_each_view():
         for n in range(3):
             state = game.deal(game.make_options(), f"views-{n}".encode())
             for _ in range(400):  # a whole round, or enough of one
-                naive = [convert.view(game.view(state, s), game.notation) for s in range(state.num_seats)]
+                seats = range(-1, state.num_seats)
+                core_views = [game.view(state, s) for s in seats]
+                assert game.views(state, seats) == core_views
+                naive = [_reference_view(v, game.notation) for v in core_views[1:]]
+                assert [convert.view(v, game.notation) for v in core_views[1:]] == naive
                 assert _views(game, state, None) == naive
                 into = pb_.PlayResponse()
                 _views(game, state, None, into=into.views)
                 assert list(into.views) == naive
+                assert all(m.HasField("hand") and m.HasField("table_cards") for m in into.views)
+                assert _views(game, state, -1) == [_reference_view(core_views[0], game.notation)]
                 if state.finished:
                     break
                 legal = game.legal_actions(state, state.to_act[0])
-                state, _ = game.apply(state, rng.choice(legal)[0])
+                state, events = game.apply(state, rng.choice(legal)[0])
+                expected = [_reference_event(e, game.notation) for e in events]
+                assert convert.events(events, game.notation) == expected
+                into = pb_.PlayResponse()
+                convert.events(events, game.notation, into.events)
+                assert list(into.events) == expected
+
+
+def test_core_views_refuse_an_unknown_seat():
+    from referee.core.errors import InvalidAction, Reason
+    from referee.core.registry import GAMES
+
+    for game in GAMES.values():
+        state = game.deal(game.make_options(), b"seats")
+        for bad in (-2, state.num_seats):
+            with pytest.raises(InvalidAction) as caught:
+                game.views(state, (0, bad))
+            assert caught.value.reason is Reason.BAD_SEAT

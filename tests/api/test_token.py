@@ -2,12 +2,14 @@
 import base64
 import json
 import logging
+import os
 import timeit
 
 import pytest
 
 from referee.core.errors import IllegalAction, InvalidAction, Reason
 from referee.core.registry import get_game
+from referee.service import token as token_module
 from referee.service.token import ENV_KEYS, KeyRing, Sealer, check_seq
 
 K1, K2 = bytes(range(32)), bytes(range(32, 64))
@@ -29,6 +31,42 @@ def test_round_trip_carries_game_seq_and_key():
 def test_nonce_is_fresh_every_time():
     sealer = Sealer(KeyRing("k1", {"k1": K1}))
     assert sealer.seal("doudizhu", 0, PAYLOAD) != sealer.seal("doudizhu", 0, PAYLOAD)
+
+
+def _nonce(token: bytes) -> bytes:
+    end = 2 + token[1] + 1 + token[2 + token[1]] + 8
+    return token[end:end + 12]
+
+
+def test_nonces_never_repeat_across_pool_refills():
+    """The nonces come from a pool refilled a block at a time: none may come back twice."""
+    sealer = Sealer(KeyRing("k1", {"k1": K1}))
+    nonces = [_nonce(sealer.seal("doudizhu", 0, PAYLOAD)) for _ in range(3 * token_module._Nonces.BLOCK + 7)]
+    assert len(set(nonces)) == len(nonces)
+    assert all(len(n) == 12 for n in nonces)
+
+
+def test_forked_child_does_not_reuse_the_parents_pooled_nonces():
+    """A worker forked after its parent sealed must not hand out the parent's unused nonces."""
+    sealer = Sealer(KeyRing("k1", {"k1": K1}))
+    sealer.seal("doudizhu", 0, PAYLOAD)  # the pool now holds BLOCK - 1 nonces
+    pooled = set(token_module._nonce._pool)
+    assert pooled
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: report its next nonces and leave at once
+        try:
+            os.write(write, b"".join(_nonce(sealer.seal("doudizhu", 0, PAYLOAD)) for _ in range(5)))
+        finally:
+            os._exit(0)
+    os.close(write)
+    data = b""
+    while chunk := os.read(read, 4096):
+        data += chunk
+    os.close(read)
+    os.waitpid(pid, 0)
+    child = {data[i:i + 12] for i in range(0, len(data), 12)}
+    assert len(child) == 5 and not child & pooled
 
 
 def test_every_flipped_byte_and_truncation_is_refused():
