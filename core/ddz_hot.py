@@ -100,6 +100,48 @@ def card_total(counts: cython.ulonglong) -> cython.int:
     return total
 
 
+# Cards: a hand is a bitmask of card ids, id = suit * 13 + rank for ranks 3..2 (r = 0..12, suits
+# S H D C), 52 the small and 53 the big joker.
+@cython.ccall
+def hand_counts(hand: cython.ulonglong) -> cython.ulonglong:
+    """The rank counts of a hand bitmask."""
+    counts: cython.ulonglong = 0
+    r: cython.int
+    s: cython.int
+    n: cython.ulonglong
+    for r in range(TWO + 1):
+        n = 0
+        for s in range(4):
+            n += (hand >> (s * 13 + r)) & 1
+        counts |= n << (3 * r)
+    return counts | (((hand >> 52) & 1) << (3 * SMALL)) | (((hand >> 53) & 1) << (3 * BIG))
+
+
+@cython.ccall
+def pick_cards(hand: cython.ulonglong, counts: cython.ulonglong) -> cython.ulonglong:
+    """The cards of ``counts`` taken from ``hand`` (a bitmask): the lowest ids of each rank
+    first, as rule 12 resolves a play named by ranks. ``hand`` must hold them."""
+    picked: cython.ulonglong = 0
+    bit: cython.ulonglong
+    r: cython.int
+    s: cython.int
+    need: cython.int
+    for r in range(TWO + 1):
+        need = _count(counts, r)
+        s = 0
+        while need > 0 and s < 4:
+            bit = cython.cast(cython.ulonglong, 1) << (s * 13 + r)
+            if hand & bit:
+                picked |= bit
+                need -= 1
+            s += 1
+    if _count(counts, SMALL):
+        picked |= cython.cast(cython.ulonglong, 1) << 52
+    if _count(counts, BIG):
+        picked |= cython.cast(cython.ulonglong, 1) << 53
+    return picked
+
+
 @cython.ccall
 def beats(play: cython.ulonglong, table: cython.ulonglong) -> cython.bint:
     """Rule 10: rocket beats all; a bomb beats non-bombs and lower bombs; otherwise the same

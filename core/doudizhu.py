@@ -146,14 +146,8 @@ def counts_of_ranks(ranks) -> int:
 
 
 def counts_of_mask(mask: int) -> int:
-    total = 0
-    for card in cardlib.from_mask(mask):
-        total += _RANK_UNIT[card]
-    return total
-
-
-_RANK_OF_CARD = tuple(cardlib.card_rank(c) for c in range(cardlib.CARDS_PER_DECK))
-_RANK_UNIT = tuple(1 << (3 * r) for r in _RANK_OF_CARD)
+    """Rank counts (ddz_hot encoding) of a card bitmask."""
+    return hot.hand_counts(mask)
 
 
 def ranks_of_counts(counts: int) -> tuple[int, ...]:
@@ -411,19 +405,9 @@ class Doudizhu(Game):
                 (Action(seat, ActionType.BID, value=v), None) for v in range(max(top, 0) + 1, 4)]
         out = [] if not state.table else [(Action(seat, ActionType.PASS), None)]
         hand = state.hands[seat]
-        by_rank = [[] for _ in range(cardlib.NUM_RANKS)]  # rule 12: lowest ids of a rank first
-        for card in cardlib.from_mask(hand):
-            by_rank[_RANK_OF_CARD[card]].append(card)
-        for play in legal_plays(counts_of_mask(hand), state.table, state.options):
-            cards = []
-            counts, r = hot.play_counts(play), 0
-            while counts:
-                if counts & 7:
-                    cards += by_rank[r][:counts & 7]
-                counts >>= 3
-                r += 1
-            cards.sort()
-            out.append((Action(seat, ActionType.PLAY, tuple(cards), declared=hot.KIND_NAMES[hot.play_kind(play)]),
+        for play in legal_plays(hot.hand_counts(hand), state.table, state.options):
+            cards = _ids_of(hot.pick_cards(hand, hot.play_counts(play)))  # rule 12: lowest ids of a rank
+            out.append((Action(seat, ActionType.PLAY, cards, declared=hot.KIND_NAMES[hot.play_kind(play)]),
                         to_combo(play)))
         return out
 
@@ -435,7 +419,7 @@ class Doudizhu(Game):
         """Every seat's view shares one public part (the same objects: cheap to compare)."""
         phase, public, sizes, table, table_cards, roles, counters = _public_view(state)
         to_act, table_seat, finished, hands = state.to_act, state.table_seat, state.finished, state.hands
-        return [View(seat, phase, to_act, _hand_ids(hands[seat]) if seat >= 0 else (), sizes, public,
+        return [View(seat, phase, to_act, _ids_of(hands[seat]) if seat >= 0 else (), sizes, public,
                      table, table_seat, table_cards, roles, counters, finished) for seat in seats]
 
     def _settle(self, state: State) -> Settlement:
@@ -483,8 +467,9 @@ class Doudizhu(Game):
             raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
 
 
-# a Play answers with every seat's hand, and two of them are the hands of the last Play
-_hand_ids = functools.lru_cache(maxsize=16384)(cardlib.from_mask)
+# card ids of a bitmask, cached: a Play answers with every seat's hand, two of them the hands of
+# the last Play, and the same plays are offered again and again
+_ids_of = functools.lru_cache(maxsize=16384)(cardlib.from_mask)
 
 # roles by landlord seat (-1: not yet known)
 _ROLES = {-1: ("",) * SEATS, **{ll: tuple("landlord" if s == ll else "farmer" for s in range(SEATS))

@@ -37,10 +37,15 @@ def _digest(game: Game, state, packed: bytes) -> bytes:
     return game.digest(state)
 
 
-# LegalActions converts up to a few hundred actions a call and the same (action, combination)
-# pairs come back all the time (80% of them in bot games): the converted messages are kept
-# (frozen core objects as keys; a message is only ever copied into a response, never changed)
-_legal_action = functools.lru_cache(maxsize=16384)(convert.legal_action)
+# LegalActions answers with up to a few hundred actions and the same (action, combination) pairs
+# come back all the time (80% of them in bot games): each entry is kept serialized, as the
+# generated code writes a response holding only that entry (frozen core objects as keys). A
+# response is then parsed from the entries joined: protobuf parses concatenated messages as
+# their merge, and a repeated field's entries as appended, in order.
+@functools.lru_cache(maxsize=32768)
+def _legal_action_entry(action, combo, notation) -> bytes:
+    return pb.LegalActionsResponse(actions=[convert.legal_action(action, combo, notation)]).SerializeToString()
+
 
 # the View fields every seat normally shares: when a seat's view agrees with the first one on
 # all of them, its message is a copy of the first with its own seat and hand (a third of the cost)
@@ -182,9 +187,10 @@ class RefereeServicer(pb_grpc.RefereeServicer):
         if request.seat >= state.num_seats:
             raise InvalidAction(f"no seat {request.seat}", Reason.BAD_SEAT)
         legal = game.legal_actions(state, request.seat)
-        actions = [_legal_action(a, c, game.notation) for a, c in legal]
+        notation = game.notation
+        entries = b"".join([_legal_action_entry(a, c, notation) for a, c in legal])
         out = pb.LegalActionsResponse() if out is None else out
-        out.actions.extend(actions)
+        out.MergeFromString(entries)
         out.can_pass = any(a.type is ActionType.PASS for a, _ in legal)
         return out
 

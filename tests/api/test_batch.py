@@ -156,14 +156,18 @@ def test_views_sharing_equals_converting_each_view():
     """The servicer copies the first seat's view for the others when only seat and hand differ,
     and fills messages in place from cached card sets; the messages must equal converting every
     seat's view on its own with plain constructors, in every phase, and the core's batch
-    ``views`` must equal its one-seat ``view``."""
+    ``views`` must equal its one-seat ``view``. Likewise events, and LegalActions answers
+    joined from cached serialized entries."""
     import random
 
     from referee.core.registry import GAMES
     from referee.service import convert
-    from referee.service.servicer import _views
+    from referee.core.game import ActionType
+    from referee.service.servicer import RefereeServicer, _views
+    from referee.service.token import KeyRing, Sealer
     from referee.v1 import referee_service_pb2 as pb_
 
+    servicer = RefereeServicer(Sealer(KeyRing.generate()))
     rng = random.Random(5)
     for game in GAMES.values():
         for n in range(3):
@@ -183,6 +187,12 @@ def test_views_sharing_equals_converting_each_view():
                 if state.finished:
                     break
                 legal = game.legal_actions(state, state.to_act[0])
+                # LegalActions joins cached serialized entries: equal to converting each entry
+                token = servicer._seal(game, state)[0]
+                answer = servicer._legal_actions(pb_.LegalActionsRequest(state=token, seat=state.to_act[0]))
+                assert answer == pb_.LegalActionsResponse(
+                    actions=[convert.legal_action(a, c, game.notation) for a, c in legal],
+                    can_pass=any(a.type is ActionType.PASS for a, _ in legal))
                 state, events = game.apply(state, rng.choice(legal)[0])
                 expected = [_reference_event(e, game.notation) for e in events]
                 assert convert.events(events, game.notation) == expected
