@@ -2,13 +2,15 @@
 
 The core half: Dou Dizhu legal-move generation for 20-card free leads and for responses, the
 compiled hot module against its interpreted twin (target: at least 20x); MCR fan calculation
-per hand against PyMahjongGB's C++ calculator (target: at least as fast). The RPC half: Validate
+per hand against PyMahjongGB's C++ calculator (target: at least as fast); token sealing and
+opening against sha256 of the same state (target: under 20 µs each). The RPC half: Validate
 calls per second against Ping calls per second on the same in-process server and client at the
 same concurrency (target: at least 0.8, the rules cost less than the transport).
 """
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import random
@@ -26,7 +28,7 @@ from referee.v1 import referee_service_pb2_grpc as pb_grpc
 from referee.core import cards, doudizhu, mcr, speedups
 
 from .server import Config, RefereeServer
-from .token import KeyRing
+from .token import KeyRing, Sealer
 
 
 def _window(call, request, seconds: float, concurrency: int, cpu=time.process_time) -> tuple[int, float, float]:
@@ -168,10 +170,25 @@ def fan_ratio() -> dict:
     return result
 
 
+def token_costs(seconds: float = 0.5) -> dict:
+    """Sealing and opening a Dou Dizhu state token, µs each (target: under 20), against
+    sha256 of the same packed state (the state digest every Play also computes)."""
+    game = doudizhu.DOUDIZHU
+    packed = game.pack(game.deal(game.make_options(), b"bench"))
+    sealer = Sealer(KeyRing.generate())
+    token = sealer.seal(game.id, 0, packed)
+    digest = _per_call(lambda: hashlib.sha256(packed).digest(), [()], seconds / 3)
+    seal = _per_call(lambda: sealer.seal(game.id, 0, packed), [()], seconds / 3)
+    open_ = _per_call(lambda: sealer.open(token, game.id), [()], seconds / 3)
+    return {"sha256_us": round(digest * 1e6, 2), "seal_us": round(seal * 1e6, 2), "open_us": round(open_ * 1e6, 2),
+            "state_bytes": len(packed), "token_bytes": len(token)}
+
+
 def bench(args) -> int:
     """The ``referee bench`` command: a table, then one JSON object as the last line."""
     core = core_ratio(args.seconds)
     fans = fan_ratio()
+    tokens = token_costs(args.seconds)
     rpc = rpc_ratio(args.seconds, args.concurrency)
     print(f"{'measure':<34}{'baseline':>14}{'ours':>14}{'ratio':>9}  target")
     for name in ("lead", "response"):
@@ -183,11 +200,14 @@ def bench(args) -> int:
               f"{fans['speedup']:>8.2f}x  >= 1x (PyMahjongGB / ours)")
     else:
         print(f"{'mcr fans per hand':<34}{'(PyMahjongGB not installed)':>28}{fans['ours_us']:>8.2f} us")
+    for name in ("seal", "open"):
+        print(f"{'token ' + name + ' vs sha256 of the state':<34}{tokens['sha256_us']:>11.2f} us"
+              f"{tokens[name + '_us']:>11.2f} us{tokens[name + '_us'] / tokens['sha256_us']:>8.1f}x  < 20 us")
     for label, r in (("server CPU-s", rpc["server_process"]), ("CPU-s, one process", rpc["one_process"])):
         print(f"{'Validate vs Ping, calls/' + label:<34}{r['ping_per_cpu_s']:>11} /s{r['validate_per_cpu_s']:>11} /s"
               f"{r['validate_to_ping']:>9.3f}  >= 0.8")
     r = rpc["server_process"]
     print(f"{'Validate vs Ping, calls/wall-s':<34}{r['ping_rps']:>11} /s{r['validate_rps']:>11} /s"
           f"{r['validate_to_ping_wall']:>9.3f}  (client-bound; noisy on a shared machine)")
-    print(json.dumps({"core": core, "fans": fans, "rpc": rpc}))
+    print(json.dumps({"core": core, "fans": fans, "tokens": tokens, "rpc": rpc}))
     return 0
