@@ -260,6 +260,10 @@ def _pick_cards(hand_mask: int, ranks) -> int:
 _RANK_MASK = tuple(sum(1 << c for c in range(cardlib.CARDS_PER_DECK) if cardlib.card_rank(c) == r)
                    for r in range(cardlib.NUM_RANKS))
 
+# card ids of a bitmask, cached: a Play answers with every seat's hand, two of them the hands of
+# the last Play, and the same plays are offered again and again
+_ids_of = functools.lru_cache(maxsize=16384)(cardlib.from_mask)
+
 
 # --- the game -------------------------------------------------------------------------------
 
@@ -336,7 +340,7 @@ class Doudizhu(Game):
                        Reason.DOES_NOT_BEAT: f"{text} does not beat "
                                              f"{format_play(state.table) if state.table else ''}"}[reason]
             return Verdict.no(reason, message)
-        resolved = Action(action.seat, action.type, cardlib.from_mask(mask), (), action.value,
+        resolved = Action(action.seat, action.type, _ids_of(mask), (), action.value,
                           action.declared)
         combo = to_combo(play)
         return Verdict.ok(combo.label, combo, resolved, play)
@@ -467,10 +471,6 @@ class Doudizhu(Game):
             raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
 
 
-# card ids of a bitmask, cached: a Play answers with every seat's hand, two of them the hands of
-# the last Play, and the same plays are offered again and again
-_ids_of = functools.lru_cache(maxsize=16384)(cardlib.from_mask)
-
 # roles by landlord seat (-1: not yet known)
 _ROLES = {-1: ("",) * SEATS, **{ll: tuple("landlord" if s == ll else "farmer" for s in range(SEATS))
                                for ll in range(SEATS)}}
@@ -479,7 +479,7 @@ _ROLES = {-1: ("",) * SEATS, **{ll: tuple("landlord" if s == ll else "farmer" fo
 def _public_view(state: State) -> tuple:
     """What every seat's view of ``state`` shares (built once per state by ``_views``; the
     mappings are shared between the views and never changed)."""
-    public = {"kitty": cardlib.from_mask(state.kitty)} if state.phase != BIDDING else {}
+    public = {"kitty": _ids_of(state.kitty)} if state.phase != BIDDING else {}
     if state.finished:
         public["hands_left"] = tuple(c for h in state.hands for c in cardlib.from_mask(h))
     bids, hands = state.bids, state.hands
@@ -488,7 +488,7 @@ def _public_view(state: State) -> tuple:
                 "landlord": state.landlord, "passes": state.passes,
                 "bid0": bids[0], "bid1": bids[1], "bid2": bids[2]}
     return (PHASE_NAMES[state.phase], public, (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count()),
-            to_combo(state.table) if state.table else None, cardlib.from_mask(state.table_cards),
+            to_combo(state.table) if state.table else None, _ids_of(state.table_cards),
             _ROLES[state.landlord], counters)
 
 

@@ -28,9 +28,8 @@ def card_ids(ids: Iterable[int], notation) -> tuple[int, ...]:
     if len(ids) > MAX_CARDS:
         raise LimitExceeded(f"more than {MAX_CARDS} cards", Reason.REQUEST_TOO_LARGE)
     limit = notation.id_count
-    for card in ids:
-        if card >= limit:
-            raise InvalidAction(f"no card id {card} (ids are 0..{limit - 1})", Reason.UNKNOWN_CARD)
+    if ids and max(ids) >= limit:
+        raise InvalidAction(f"no card id {max(ids)} (ids are 0..{limit - 1})", Reason.UNKNOWN_CARD)
     if len(set(ids)) != len(ids):
         raise InvalidAction("a card id is given twice", Reason.DUPLICATE_CARD)
     return ids

@@ -165,9 +165,9 @@ class RefereeServicer(pb_grpc.RefereeServicer):
         out = pb.ValidateResponse() if out is None else out
         out.legal, out.reason, out.message = verdict.legal, int(verdict.reason), verdict.message
         if verdict.combo is not None:
-            out.combination.CopyFrom(convert.combination(verdict.combo, game.notation))
+            out.combination.CopyFrom(convert.shared_combination(verdict.combo, game.notation))
         if resolved and resolved.cards:
-            out.cards.CopyFrom(convert.card_set(resolved.cards, game.notation))
+            out.cards.CopyFrom(convert.shared_card_set(tuple(resolved.cards), game.notation))
         return out
 
     def _play(self, request, opened_tokens: dict | None = None, out=None) -> pb.PlayResponse:
