@@ -91,6 +91,7 @@ so equal states pack to equal bytes and digests.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import marshal
 import re
 from dataclasses import dataclass
@@ -146,13 +147,24 @@ _KIND_MASK = tuple(sum(1 << t for t in kind_tiles(k)) for k in range(NUM_KINDS +
 _KIND_STRING = re.compile(r"([WTBFJH])([1-9]+)")
 
 
+# tile ids of a bitmask, cached: a Play answers with every seat's hand, and three of the four
+# did not change since the last one
+_ids_of = functools.lru_cache(maxsize=16384)(from_mask)
+
+
 def _kinds(mask: int) -> list[int]:
     return [_KIND_OF[t] for t in from_mask(mask)]
 
 
 def _lowest(mask: int, kind: int, n: int = 1) -> tuple[int, ...]:
     """The ``n`` lowest ids of ``kind`` in ``mask`` (fewer when the mask holds fewer)."""
-    return from_mask(mask & _KIND_MASK[kind])[:n]
+    mask &= _KIND_MASK[kind]
+    ids: tuple[int, ...] = ()
+    while mask and len(ids) < n:
+        low = mask & -mask
+        ids += (low.bit_length() - 1,)
+        mask ^= low
+    return ids
 
 
 class TileNotation:
@@ -318,12 +330,15 @@ def _calc_meld(seat: int, meld: tuple[int, ...]) -> mcr.Meld:
     return mcr.Meld(mcr.MeldKind.PENG if kind == PUNG_MELD else mcr.MeldKind.GANG, low, offer)
 
 
-def win_hand(t, seat: int, tile: int, self_drawn: bool, kong_related: bool) -> mcr.Hand:
-    """The calculator's description of ``seat`` winning on ``tile`` (in hand when self-drawn)."""
+def win_hand(t, seat: int, tile: int, self_drawn: bool, kong_related: bool,
+             fourth_tile: bool | None = None) -> mcr.Hand:
+    """The calculator's description of ``seat`` winning on ``tile`` (in hand when self-drawn);
+    ``fourth_tile`` (和绝张) is looked up unless given."""
     hand = t.hands[seat] & ~(1 << tile) if self_drawn else t.hands[seat]
     kind = _KIND_OF[tile]
     return mcr.Hand(tuple(_calc_meld(seat, m) for m in t.melds[seat]), tuple(_kinds(hand)), kind,
-                    self_drawn=self_drawn, fourth_tile=_visible_copies(t, kind, tile) == 3,
+                    self_drawn=self_drawn,
+                    fourth_tile=_visible_copies(t, kind, tile) == 3 if fourth_tile is None else fourth_tile,
                     kong_related=kong_related, wall_last=wall_left(t) == 0,
                     seat_wind=(seat - t.dealer) % SEATS, prevalent_wind=t.options.prevalent_wind,
                     flowers=len(t.flowers[seat]))
@@ -335,7 +350,20 @@ def win_result(t, seat: int, tile: int, self_drawn: bool, kong_related: bool) ->
     Raises:
         IllegalAction: NOT_WIN or UNDER_8 (under ``options.min_points``).
     """
-    return mcr.calculate_fans(win_hand(t, seat, tile, self_drawn, kong_related), t.options.min_points)
+    # Every discard is checked for every other seat's win, and most checks end at NOT_WIN: the
+    # hand is first judged as if the tile were not the last of its kind, and the rivers and melds
+    # are only counted (和绝张) for a winning shape.
+    minimum = t.options.min_points
+    hand = win_hand(t, seat, tile, self_drawn, kong_related, fourth_tile=False)
+    try:
+        result = mcr.calculate_fans(hand, minimum)
+    except IllegalAction as error:
+        if error.reason is Reason.NOT_WIN or _visible_copies(t, _KIND_OF[tile], tile) != 3:
+            raise
+        result = None  # under the minimum without 和绝张: perhaps not with it
+    if result is not None and _visible_copies(t, _KIND_OF[tile], tile) != 3:
+        return result
+    return mcr.calculate_fans(dataclasses.replace(hand, fourth_tile=True), minimum)
 
 
 def _try_win(t, seat: int, tile: int, self_drawn: bool, kong_related: bool) -> mcr.FanResult | None:
@@ -749,22 +777,33 @@ class Mahjong(Game):
 
     # view and settlement -------------------------------------------------------------------------
     def _view(self, state: State, seat: int) -> View:
+        return self._views(state, (seat,))[0]
+
+    def _views(self, state: State, seats) -> list[View]:
+        """What every seat sees is built once; a seat's own view differs only by its hand, the
+        tile it drew (counter ``drawn``, the seat on turn only) and its own concealed kongs (other
+        seats see those face down, as empty, until the round is over). Views that do not differ
+        share their mappings (the same objects)."""
         over = state.finished
         public: dict[str, tuple[int, ...]] = {}
         counters = {"wall": wall_left(state), "dealer": state.dealer,
                     "prevalent_wind": state.options.prevalent_wind,
                     "min_points": state.options.min_points, "turn": state.turn,
-                    "drawn": state.drawn if seat == state.turn and seat >= 0 else -1,
-                    "after_kong": int(state.after_kong)}
+                    "drawn": -1, "after_kong": int(state.after_kong)}
+        concealed = []  # (owner, key, tiles) of concealed kongs while the round is on
         for s in range(SEATS):
             public[f"discards{s}"] = state.discards[s]
             public[f"flowers{s}"] = state.flowers[s]
             for i, meld in enumerate(state.melds[s]):
-                hidden = meld[1] < 0 and s != seat and not over
-                public[f"meld{s}_{i}"] = () if hidden else meld[3:]
+                key = f"meld{s}_{i}"
+                if meld[1] < 0 and not over:
+                    concealed.append((s, key, meld[3:]))
+                    public[key] = ()
+                else:
+                    public[key] = meld[3:]
                 counters[f"meld{s}_{i}_from"] = meld[1]
             if over:
-                public[f"hand{s}"] = from_mask(state.hands[s])
+                public[f"hand{s}"] = _ids_of(state.hands[s])
         if state.phase in (CLAIM, ROB):
             public["claim_tile"] = (state.tile,)
         if state.winner >= 0:
@@ -773,10 +812,18 @@ class Mahjong(Game):
                             total=state.total)
         roles = tuple(WIND_NAMES[(s - state.dealer) % SEATS] for s in range(SEATS))
         table_cards = (state.tile,) if state.phase in (CLAIM, ROB) else ()
-        return View(seat, PHASE_NAMES[state.phase], state.to_act,
-                    from_mask(state.hands[seat]) if seat >= 0 else (),
-                    tuple(h.bit_count() for h in state.hands), public, None,
-                    state.turn if table_cards else -1, table_cards, roles, counters, over)
+        phase, sizes = PHASE_NAMES[state.phase], tuple(h.bit_count() for h in state.hands)
+        table_seat = state.turn if table_cards else -1
+        views = []
+        for seat in seats:
+            own = {key: tiles for owner, key, tiles in concealed if owner == seat}
+            seat_counters = counters
+            if seat >= 0 and seat == state.turn and state.drawn != -1:
+                seat_counters = {**counters, "drawn": state.drawn}
+            views.append(View(seat, phase, state.to_act, _ids_of(state.hands[seat]) if seat >= 0 else (), sizes,
+                              {**public, **own} if own else public, None, table_seat, table_cards, roles,
+                              seat_counters, over))
+        return views
 
     def _settle(self, state: State) -> Settlement:
         return settle(state)

@@ -47,8 +47,9 @@ def _legal_action_entry(action, combo, notation) -> bytes:
     return pb.LegalActionsResponse(actions=[convert.legal_action(action, combo, notation)]).SerializeToString()
 
 
-# the View fields every seat normally shares: when a seat's view agrees with the first one on
-# all of them, its message is a copy of the first with its own seat and hand (a third of the cost)
+# the View fields besides seat and hand: when a seat's view agrees on all of them with a view
+# already converted in this answer, its message is a copy of that one with its own seat and hand
+# (a third of the cost). Games share equal parts as the same objects, so the test is cheap.
 _SHARED_VIEW_FIELDS = operator.attrgetter(*(f for f in View._fields if f not in ("seat", "hand")))
 
 
@@ -58,17 +59,19 @@ def _views(game: Game, state, view_seat: int | None, into=None):
     views = [] if into is None else into
     seats = range(state.num_seats) if view_seat is None else (view_seat,)
     notation = game.notation
-    first = shared = None
+    converted = []  # (shared fields, message) of each distinct view so far
     for v in game.views(state, seats):
         msg = state_pb2.View() if into is None else into.add()
-        if first is not None and _SHARED_VIEW_FIELDS(v) == shared:
-            msg.CopyFrom(first)
-            msg.seat = v.seat
-            msg.hand.CopyFrom(convert.shared_card_set(tuple(v.hand), notation))
+        shared = _SHARED_VIEW_FIELDS(v)
+        for fields, earlier in converted:
+            if fields == shared:
+                msg.CopyFrom(earlier)
+                msg.seat = v.seat
+                msg.hand.CopyFrom(convert.shared_card_set(tuple(v.hand), notation))
+                break
         else:
             convert.view_into(msg, v, notation)
-            if first is None:
-                first, shared = msg, _SHARED_VIEW_FIELDS(v)
+            converted.append((shared, msg))
         if into is None:
             views.append(msg)
     return views if into is None else None

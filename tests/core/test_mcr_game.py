@@ -5,12 +5,13 @@ rivers and the live wall it is about; tile ids are allocated copy by copy, so a 
 several places gets distinct physical tiles.
 """
 import dataclasses
+import random
 
 import pytest
 
 from referee.core import mcr, rng
 from referee.core.errors import IllegalAction, InvalidAction, Reason
-from referee.core.game import Action, ActionType
+from referee.core.game import Action, ActionType, View
 from referee.core.mcr_fans import TILE_IDS
 from referee.core.mcr_game import (CHOW_MELD, CLAIM, KONG_MELD, MCR, NOTATION, PRIVATE_EVENTS,
                                    PUNG_MELD, ROB, TURN, Options, State, claim_options, tile_kind,
@@ -583,6 +584,109 @@ def test_abandon_the_leaver_pays_8_to_each_other_seat():
     assert types(events) == ["ABANDON"] and state.finished
     settlement = MCR.settle(state)
     assert settlement.points == (-24, 8, 8, 8) and settlement.outcome == "abandoned"
+
+
+def _reference_view(state: State, seat: int) -> View:
+    """Rule by rule, one seat at a time: what ``MCR.views`` builds once for every seat."""
+    over = state.finished
+    public, counters = {}, {"wall": state.back - state.front, "dealer": state.dealer,
+                            "prevalent_wind": state.options.prevalent_wind,
+                            "min_points": state.options.min_points, "turn": state.turn,
+                            "drawn": state.drawn if seat == state.turn and seat >= 0 else -1,
+                            "after_kong": int(state.after_kong)}
+    for s in range(4):
+        public[f"discards{s}"] = state.discards[s]
+        public[f"flowers{s}"] = state.flowers[s]
+        for i, meld in enumerate(state.melds[s]):
+            hidden = meld[1] < 0 and s != seat and not over  # rule 4: a concealed kong is face down
+            public[f"meld{s}_{i}"] = () if hidden else meld[3:]
+            counters[f"meld{s}_{i}_from"] = meld[1]
+        if over:
+            public[f"hand{s}"] = ids(state.hands[s])
+    if state.phase in (CLAIM, ROB):
+        public["claim_tile"] = (state.tile,)
+    if state.winner >= 0:
+        public["win_tile"] = ((state.drawn if state.outcome == 1 else state.tile),)  # 1: self-drawn
+        counters.update(winner=state.winner, payer=state.payer, points=state.points, total=state.total)
+    winds = ("east", "south", "west", "north")
+    table_cards = (state.tile,) if state.phase in (CLAIM, ROB) else ()
+    return View(seat, ("turn", "claim", "rob_kong", "finished")[state.phase], state.to_act,
+                ids(state.hands[seat]) if seat >= 0 else (), tuple(h.bit_count() for h in state.hands), public,
+                None, state.turn if table_cards else -1, table_cards,
+                tuple(winds[(s - state.dealer) % 4] for s in range(4)), counters, over)
+
+
+def ids(mask: int) -> tuple[int, ...]:
+    return tuple(t for t in range(144) if (mask >> t) & 1)
+
+
+def test_views_equal_the_rule_by_rule_view_of_each_seat():
+    """Along random rounds, and with a concealed kong on the table, during and after the round."""
+    rnd = random.Random(11)
+    states = []
+    for n in range(6):
+        state = MCR.deal(Options(), f"views-{n}".encode())
+        while not state.finished:
+            states.append(state)
+            seat = rnd.choice(state.to_act)
+            state, _ = MCR.apply(state, rnd.choice(MCR.legal_actions(state, seat))[0])
+        states.append(state)
+    kong = position(["F1 F1 F1 F1", None, None, None], drawn="W9", back="T9")
+    kong, _ = MCR.apply(kong, Action(0, KONG, ranks=(TILE_IDS["F1"],)))
+    states += [kong, MCR.apply(kong, Action(1, ABANDON))[0]]
+    for state in states:
+        seats = range(-1, 4)
+        assert MCR.views(state, seats) == [_reference_view(state, s) for s in seats]
+        assert [MCR.view(state, s) for s in seats] == [_reference_view(state, s) for s in seats]
+
+
+def test_win_checks_equal_the_full_calculation_on_every_claim():
+    """``win_result`` looks at 和绝张 only for a winning shape: along random rounds, every seat's
+    check of every discard (and self-drawn tile) answers as the calculator does with the
+    visible copies counted up front, fans, refusal and reason alike."""
+    from referee.core import mcr_game
+
+    def outcome(compute):
+        try:
+            return compute()
+        except IllegalAction as error:
+            return error.reason
+
+    rnd = random.Random(12)
+    checked = 0
+    for n in range(12):
+        state = MCR.deal(Options(), f"wins-{n}".encode())
+        while not state.finished:
+            cases = []
+            if state.phase in (CLAIM, ROB):
+                cases = [(seat, state.tile, False) for seat in state.to_act]
+            elif state.drawn >= 0:
+                cases = [(state.turn, state.drawn, True)]
+            for seat, tile, self_drawn in cases:
+                full = mcr_game.win_hand(state, seat, tile, self_drawn, state.after_kong)
+                fast = outcome(lambda: mcr_game.win_result(state, seat, tile, self_drawn, state.after_kong))
+                assert fast == outcome(lambda: mcr.calculate_fans(full, state.options.min_points))
+                checked += 1
+            seat = rnd.choice(state.to_act)
+            state, _ = MCR.apply(state, rnd.choice(MCR.legal_actions(state, seat))[0])
+    assert checked > 1000
+    # and a win on the last copy of a kind (和绝张), counted in the fast path too
+    state = position([None, None, WIN_B, None], drawn="W5", discards={1: "W5", 3: "W5 W5"})
+    state, _ = discard(state, 0, "W5")
+    fast = mcr_game.win_result(state, 2, state.tile, False, False)
+    assert fast == mcr.calculate_fans(mcr_game.win_hand(state, 2, state.tile, False, False), 8)
+    assert any(f.name_cn == "和绝张" for f in fast.fans)
+
+
+def test_lowest_ids_of_a_kind():
+    from referee.core.mcr_game import _lowest
+
+    hand = 0
+    for t in (4, 6, 7, 40, 41, 136):  # W2 copies 0, 2, 3; the fifth kind...; a flower
+        hand |= 1 << t
+    assert _lowest(hand, 1) == (4,) and _lowest(hand, 1, 2) == (4, 6) and _lowest(hand, 1, 4) == (4, 6, 7)
+    assert _lowest(hand, 10, 3) == (40, 41) and _lowest(hand, 0, 2) == ()
+    assert _lowest(hand, 34) == (136,)
 
 
 def test_views_hide_other_seats_concealed_tiles():
