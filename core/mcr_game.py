@@ -93,9 +93,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import marshal
+import operator
 import re
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from . import mcr, rng
 from .cards import from_mask
@@ -245,8 +246,9 @@ class Options:
                              minimum=0, maximum=88)
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(NamedTuple):
+    """A hand in progress; immutable (a NamedTuple: cheap to build, copy and pack on every call)."""
+
     options: Options
     seed: bytes
     entropy: bytes
@@ -290,8 +292,8 @@ class _Table:
                  "answers", "winner", "payer", "fans", "points", "total", "outcome", "abandoned")
 
     def __init__(self, state: State):
-        for name in self.__slots__:
-            setattr(self, name, getattr(state, name))
+        for name, value in zip(_TABLE_FIELDS, _TABLE_VALUES(state)):
+            setattr(self, name, value)
         self.hands = list(state.hands)
         self.melds = list(state.melds)
         self.discards = list(state.discards)
@@ -301,7 +303,11 @@ class _Table:
         values = {name: getattr(self, name) for name in self.__slots__}
         for name in ("hands", "melds", "discards", "flowers"):
             values[name] = tuple(values[name])
-        return dataclasses.replace(state, step=state.step + 1, **values)
+        return state._replace(step=state.step + 1, **values)
+
+
+_TABLE_FIELDS = _Table.__slots__
+_TABLE_VALUES = operator.attrgetter(*_TABLE_FIELDS)
 
 
 # --- rules on a state (State or _Table) -------------------------------------------------------------
@@ -350,9 +356,14 @@ def win_result(t, seat: int, tile: int, self_drawn: bool, kong_related: bool) ->
     Raises:
         IllegalAction: NOT_WIN or UNDER_8 (under ``options.min_points``).
     """
-    # Every discard is checked for every other seat's win, and most checks end at NOT_WIN: the
-    # hand is first judged as if the tile were not the last of its kind, and the rivers and melds
-    # are only counted (和绝张) for a winning shape.
+    # Every discard is checked for every other seat's win, again when the seats ask for their
+    # legal actions, and most checks end at NOT_WIN: the shape is judged first, cached by what
+    # it depends on; for a winning shape the hand is judged as if the tile were not the last of
+    # its kind, and the rivers and melds are only counted (和绝张) when that could matter.
+    not_win = _not_a_win(t.hands[seat] & ~(1 << tile) if self_drawn else t.hands[seat], t.melds[seat], seat,
+                         _KIND_OF[tile])
+    if not_win:
+        raise IllegalAction(not_win, Reason.NOT_WIN)
     minimum = t.options.min_points
     hand = win_hand(t, seat, tile, self_drawn, kong_related, fourth_tile=False)
     try:
@@ -364,6 +375,19 @@ def win_result(t, seat: int, tile: int, self_drawn: bool, kong_related: bool) ->
     if result is not None and _visible_copies(t, _KIND_OF[tile], tile) != 3:
         return result
     return mcr.calculate_fans(dataclasses.replace(hand, fourth_tile=True), minimum)
+
+
+@functools.lru_cache(maxsize=16384)
+def _not_a_win(concealed: int, melds: tuple, seat: int, kind: int) -> str:
+    """The calculator's NOT_WIN message when the concealed tiles (a mask), the melds and a tile
+    of ``kind`` make no winning shape; "" when they do (fans and the minimum not judged)."""
+    hand = mcr.Hand(tuple(_calc_meld(seat, m) for m in melds), tuple(_kinds(concealed)), kind)
+    try:
+        mcr.calculate_fans(hand, 0)
+    except IllegalAction as error:
+        if error.reason is Reason.NOT_WIN:
+            return error.message
+    return ""
 
 
 def _try_win(t, seat: int, tile: int, self_drawn: bool, kong_related: bool) -> mcr.FanResult | None:
@@ -829,21 +853,28 @@ class Mahjong(Game):
         return settle(state)
 
     # serialization -------------------------------------------------------------------------------
-    _FIELDS = tuple(f.name for f in dataclasses.fields(State))[1:]
     _OPTION_FIELDS = tuple(f.name for f in dataclasses.fields(Options))
 
     def pack(self, state: State) -> bytes:
         """marshal format 2 (no references): equal states give equal bytes."""
         opts = tuple(getattr(state.options, n) for n in self._OPTION_FIELDS)
-        return marshal.dumps((opts,) + tuple(getattr(state, n) for n in self._FIELDS), 2)
+        return marshal.dumps((opts,) + state[1:], 2)
 
     def unpack(self, data: bytes) -> State:
         """Raises: InvalidAction (STATE_TOKEN_INVALID) on bytes that are no packed state."""
         try:
             values = marshal.loads(data)
-            return State(Options(*values[0]), *values[1:])
+            if type(values) is not tuple or len(values) != len(State._fields):
+                raise ValueError("not a packed state")
+            return State(_options_of(values[0]), *values[1:])
         except (ValueError, TypeError, EOFError, IndexError) as exc:
             raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
+
+
+@functools.lru_cache(maxsize=256)
+def _options_of(values: tuple) -> Options:
+    """Options from packed values (cached: a server sees few distinct option sets)."""
+    return Options(*values)
 
 
 def settle(state: State) -> Settlement:

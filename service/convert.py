@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import operator
 import sys
 from typing import Callable, Iterable
 
@@ -142,6 +143,77 @@ def view_into(msg: state_pb2.View, v: View, notation) -> state_pb2.View:
 def view(v: View, notation) -> state_pb2.View:
     """A core View as protobuf."""
     return view_into(state_pb2.View(), v, notation)
+
+
+def _set_repeated(name):
+    def put(msg, values, notation):
+        field = getattr(msg, name)
+        del field[:]
+        field.extend(values)
+    return put
+
+
+def _set_cards(name):
+    def put(msg, ids, notation):
+        getattr(msg, name).CopyFrom(shared_card_set(tuple(ids), notation))
+    return put
+
+
+def _set_public(msg, public, notation):
+    msg.ClearField("public_cards")
+    field = msg.public_cards
+    for name, cards in public.items():
+        field[name].CopyFrom(shared_card_set(tuple(cards), notation))
+
+
+def _set_table(msg, combo, notation):
+    if combo is None:
+        msg.ClearField("table")
+    else:
+        msg.table.CopyFrom(shared_combination(combo, notation))
+
+
+def _set_counters(msg, counters, notation):
+    msg.ClearField("counters")
+    field = msg.counters
+    for name, value in counters.items():
+        field[name] = value
+
+
+def _set_scalar(name):
+    def put(msg, value, notation):
+        setattr(msg, name, value)
+    return put
+
+
+# how to write each View field into a message that holds another view's value
+_VIEW_FIELD_SETTERS = {
+    "seat": _set_scalar("seat"), "phase": _set_scalar("phase"), "to_act": _set_repeated("to_act"),
+    "hand": _set_cards("hand"), "hand_sizes": _set_repeated("hand_sizes"), "public_cards": _set_public,
+    "table": _set_table, "table_seat": _set_scalar("table_seat"), "table_cards": _set_cards("table_cards"),
+    "roles": _set_repeated("roles"), "counters": _set_counters, "finished": _set_scalar("finished"),
+}
+assert set(_VIEW_FIELD_SETTERS) == set(View._fields)
+
+
+def view_like_into(msg: state_pb2.View, v: View, like: View, like_msg: state_pb2.View, notation) -> state_pb2.View:
+    """Fill the empty View ``msg`` from ``v`` as a copy of ``like_msg`` (the conversion of
+    ``like``) with only the fields where ``v`` differs converted: the views of a Play's seats
+    differ in seat and hand, and some games' in a field or two more (a drawn tile, own
+    concealed melds)."""
+    msg.CopyFrom(like_msg)
+    msg.seat = v.seat
+    msg.hand.CopyFrom(shared_card_set(tuple(v.hand), notation))
+    if _OTHER_VIEW_FIELDS(v) != _OTHER_VIEW_FIELDS(like):  # one C-level test for the usual case
+        for name, setter in _OTHER_VIEW_SETTERS:
+            mine, theirs = getattr(v, name), getattr(like, name)
+            if mine is not theirs and mine != theirs:
+                setter(msg, mine, notation)
+    return msg
+
+
+_OTHER_VIEW_SETTERS = tuple((name, put) for name, put in _VIEW_FIELD_SETTERS.items() if name not in ("seat", "hand"))
+_OTHER_VIEW_FIELDS = operator.attrgetter(*(name for name, _ in _OTHER_VIEW_SETTERS))
 
 
 def event_into(msg: state_pb2.Event, e: Event, notation) -> state_pb2.Event:

@@ -7,13 +7,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
-import operator
 
 import grpc
 
 from referee.core import mcr, rng
 from referee.core.errors import InvalidAction, LimitExceeded, Reason, RefereeError
-from referee.core.game import ActionType, Game, View
+from referee.core.game import ActionType, Game
 from referee.core.registry import GAMES, get_game
 from referee.v1 import referee_service_pb2 as pb
 from referee.v1 import referee_service_pb2_grpc as pb_grpc
@@ -47,31 +46,21 @@ def _legal_action_entry(action, combo, notation) -> bytes:
     return pb.LegalActionsResponse(actions=[convert.legal_action(action, combo, notation)]).SerializeToString()
 
 
-# the View fields besides seat and hand: when a seat's view agrees on all of them with a view
-# already converted in this answer, its message is a copy of that one with its own seat and hand
-# (a third of the cost). Games share equal parts as the same objects, so the test is cheap.
-_SHARED_VIEW_FIELDS = operator.attrgetter(*(f for f in View._fields if f not in ("seat", "hand")))
-
-
 def _views(game: Game, state, view_seat: int | None, into=None):
     """The views a caller asked for: appended to the repeated field ``into`` (no copies; returns
-    None), or returned as a list."""
+    None), or returned as a list. The first is converted; the others are copies of it with the
+    fields where they differ converted (seat and hand; games share equal parts as the same
+    objects, so finding them is cheap)."""
     views = [] if into is None else into
     seats = range(state.num_seats) if view_seat is None else (view_seat,)
     notation = game.notation
-    converted = []  # (shared fields, message) of each distinct view so far
+    first = first_msg = None
     for v in game.views(state, seats):
         msg = state_pb2.View() if into is None else into.add()
-        shared = _SHARED_VIEW_FIELDS(v)
-        for fields, earlier in converted:
-            if fields == shared:
-                msg.CopyFrom(earlier)
-                msg.seat = v.seat
-                msg.hand.CopyFrom(convert.shared_card_set(tuple(v.hand), notation))
-                break
+        if first_msg is None:
+            first, first_msg = v, convert.view_into(msg, v, notation)
         else:
-            convert.view_into(msg, v, notation)
-            converted.append((shared, msg))
+            convert.view_like_into(msg, v, first, first_msg, notation)
         if into is None:
             views.append(msg)
     return views if into is None else None

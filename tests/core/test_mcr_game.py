@@ -4,7 +4,6 @@ Positions are built from a real deal with ``position``: each test names the hand
 rivers and the live wall it is about; tile ids are allocated copy by copy, so a kind named in
 several places gets distinct physical tiles.
 """
-import dataclasses
 import random
 
 import pytest
@@ -120,8 +119,8 @@ def position(hands, turn=0, drawn="", melds=None, discards=None, flowers=None, f
     wall = bytes(used + gone + live_ids)
     assert sorted(wall) == list(range(144))
     state = MCR.deal(Options(dealer=dealer, **options), b"position")
-    return dataclasses.replace(
-        state, wall=wall, front=len(used) + len(gone), back=144, hands=tuple(mask(h) for h in hand_ids),
+    return state._replace(
+        wall=wall, front=len(used) + len(gone), back=144, hands=tuple(mask(h) for h in hand_ids),
         melds=tuple(meld_tuples), discards=tuple(river), flowers=tuple(flower_ids), phase=TURN,
         to_act=(turn,), turn=turn, drawn=drawn_id, after_kong=after_kong)
 
@@ -311,7 +310,7 @@ def test_rule_10_under_8_points_is_refused_and_changes_nothing():
     state = position([SMALL, None, None, None], drawn="F1", flowers={0: "H1 H2 H3 H4"})
     refused(state, Action(0, WIN), Reason.UNDER_8)  # 5 points: flowers never count toward 8
     assert all(a.type != WIN for a, _ in MCR.legal_actions(state, 0))
-    lower = dataclasses.replace(state, options=Options(min_points=5))
+    lower = state._replace(options=Options(min_points=5))
     assert MCR.check(lower, Action(0, WIN)).legal
 
 
@@ -641,16 +640,17 @@ def test_views_equal_the_rule_by_rule_view_of_each_seat():
 
 
 def test_win_checks_equal_the_full_calculation_on_every_claim():
-    """``win_result`` looks at 和绝张 only for a winning shape: along random rounds, every seat's
-    check of every discard (and self-drawn tile) answers as the calculator does with the
-    visible copies counted up front, fans, refusal and reason alike."""
+    """``win_result`` judges the shape first (cached) and looks at 和绝张 only for a winning
+    shape: along random rounds, every seat's check of every discard (and self-drawn tile)
+    answers as the calculator does with everything counted up front: fans, or the refusal's
+    reason and message."""
     from referee.core import mcr_game
 
     def outcome(compute):
         try:
             return compute()
         except IllegalAction as error:
-            return error.reason
+            return error.reason, error.message
 
     rnd = random.Random(12)
     checked = 0
