@@ -148,6 +148,10 @@ _KIND_MASK = tuple(sum(1 << t for t in kind_tiles(k)) for k in range(NUM_KINDS +
 _KIND_STRING = re.compile(r"([WTBFJH])([1-9]+)")
 
 
+# view keys: (public_cards key, counters key) of each seat's i-th meld; roles by dealer
+_MELD_KEYS = tuple(tuple((f"meld{s}_{i}", f"meld{s}_{i}_from") for i in range(8)) for s in range(SEATS))
+_ROLES = tuple(tuple(WIND_NAMES[(s - dealer) % SEATS] for s in range(SEATS)) for dealer in range(SEATS))
+
 # tile ids of a bitmask, cached: a Play answers with every seat's hand, and three of the four
 # did not change since the last one
 _ids_of = functools.lru_cache(maxsize=16384)(from_mask)
@@ -809,34 +813,38 @@ class Mahjong(Game):
         seats see those face down, as empty, until the round is over). Views that do not differ
         share their mappings (the same objects)."""
         over = state.finished
-        public: dict[str, tuple[int, ...]] = {}
-        counters = {"wall": wall_left(state), "dealer": state.dealer,
+        counters = {"wall": state.back - state.front, "dealer": state.dealer,
                     "prevalent_wind": state.options.prevalent_wind,
                     "min_points": state.options.min_points, "turn": state.turn,
                     "drawn": -1, "after_kong": int(state.after_kong)}
+        discards, flowers = state.discards, state.flowers
+        public = {"discards0": discards[0], "flowers0": flowers[0], "discards1": discards[1],
+                  "flowers1": flowers[1], "discards2": discards[2], "flowers2": flowers[2],
+                  "discards3": discards[3], "flowers3": flowers[3]}
         concealed = []  # (owner, key, tiles) of concealed kongs while the round is on
-        for s in range(SEATS):
-            public[f"discards{s}"] = state.discards[s]
-            public[f"flowers{s}"] = state.flowers[s]
-            for i, meld in enumerate(state.melds[s]):
-                key = f"meld{s}_{i}"
+        for s, seat_melds in enumerate(state.melds):
+            for i, meld in enumerate(seat_melds):
+                key, from_key = _MELD_KEYS[s][i]
                 if meld[1] < 0 and not over:
                     concealed.append((s, key, meld[3:]))
                     public[key] = ()
                 else:
                     public[key] = meld[3:]
-                counters[f"meld{s}_{i}_from"] = meld[1]
-            if over:
+                counters[from_key] = meld[1]
+        if over:
+            for s in range(SEATS):
                 public[f"hand{s}"] = _ids_of(state.hands[s])
-        if state.phase in (CLAIM, ROB):
+        window = state.phase in (CLAIM, ROB)
+        if window:
             public["claim_tile"] = (state.tile,)
         if state.winner >= 0:
             public["win_tile"] = ((state.drawn if state.outcome == SELF_DRAWN else state.tile),)
             counters.update(winner=state.winner, payer=state.payer, points=state.points,
                             total=state.total)
-        roles = tuple(WIND_NAMES[(s - state.dealer) % SEATS] for s in range(SEATS))
-        table_cards = (state.tile,) if state.phase in (CLAIM, ROB) else ()
-        phase, sizes = PHASE_NAMES[state.phase], tuple(h.bit_count() for h in state.hands)
+        roles = _ROLES[state.dealer]
+        table_cards = (state.tile,) if window else ()
+        hands = state.hands
+        phase, sizes = PHASE_NAMES[state.phase], tuple(h.bit_count() for h in hands)
         table_seat = state.turn if table_cards else -1
         views = []
         for seat in seats:
@@ -844,7 +852,7 @@ class Mahjong(Game):
             seat_counters = counters
             if seat >= 0 and seat == state.turn and state.drawn != -1:
                 seat_counters = {**counters, "drawn": state.drawn}
-            views.append(View(seat, phase, state.to_act, _ids_of(state.hands[seat]) if seat >= 0 else (), sizes,
+            views.append(View(seat, phase, state.to_act, _ids_of(hands[seat]) if seat >= 0 else (), sizes,
                               {**public, **own} if own else public, None, table_seat, table_cards, roles,
                               seat_counters, over))
         return views

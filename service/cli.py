@@ -31,6 +31,7 @@ def cmd_serve(args) -> int:
     """`referee serve`: one server process, or a supervisor of ``--workers`` processes."""
     logjson.setup(args.log_level)
     config = Config(host=args.host, port=args.port, workers=args.workers, threads=args.threads,
+                    state_cache=args.state_cache,
                     key_file=args.key_file, metrics_port=args.metrics_port, grace=args.grace,
                     drain=args.drain, reuse_port=args.reuse_port, log_level=args.log_level)
     return serve_workers(config) if args.workers > 1 else serve(config)
@@ -261,6 +262,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=50051)
     p.add_argument("--workers", type=int, default=1, help="processes sharing the port (SO_REUSEPORT)")
     p.add_argument("--threads", type=int, default=16, help="handler threads per process")
+    p.add_argument("--state-cache", type=int, default=4096,
+                   help="states of the tokens a process sealed lately, kept to skip opening them (0: off)")
     p.add_argument("--key-file", default=os.environ.get("REFEREE_KEY_FILE"),
                    help='token keys JSON {"active": id, "keys": {id: base64}} (env REFEREE_KEY_FILE)')
     p.add_argument("--metrics-port", type=int, default=0, help="Prometheus port (0: off; worker i: +i)")

@@ -121,15 +121,27 @@ def legal_action(action: Action, combo: Combo | None, notation) -> referee_servi
 
 
 # --- state ------------------------------------------------------------------------------------
+# A view's public cards are a dozen entries or more (rivers, melds, flowers) and most of them
+# did not change since the last Play: each entry is kept serialized, as the generated code writes
+# a View holding only that entry, and a view's map is parsed from its entries joined (protobuf
+# parses concatenated messages as their merge: a map's entries are added).
+@functools.lru_cache(maxsize=32768)
+def _public_entry(name: str, ids: tuple[int, ...], notation) -> bytes:
+    return state_pb2.View(public_cards={name: card_set(ids, notation)}).SerializeToString()
+
+
+def _public_entries(public, notation) -> bytes:
+    return b"".join([_public_entry(name, tuple(cards), notation) for name, cards in public.items()])
+
+
 def view_into(msg: state_pb2.View, v: View, notation) -> state_pb2.View:
     """Fill the empty View ``msg`` (e.g. a response's ``views.add()``: no copy) from a core View."""
     msg.seat, msg.phase, msg.table_seat, msg.finished = v.seat, v.phase, v.table_seat, v.finished
     msg.to_act.extend(v.to_act)
     msg.hand.CopyFrom(shared_card_set(tuple(v.hand), notation))
     msg.hand_sizes.extend(v.hand_sizes)
-    public = msg.public_cards
-    for name, cards in v.public_cards.items():
-        public[name].CopyFrom(shared_card_set(tuple(cards), notation))
+    if v.public_cards:
+        msg.MergeFromString(_public_entries(v.public_cards, notation))
     if v.table is not None:
         msg.table.CopyFrom(shared_combination(v.table, notation))
     msg.table_cards.CopyFrom(shared_card_set(tuple(v.table_cards), notation))
@@ -161,9 +173,8 @@ def _set_cards(name):
 
 def _set_public(msg, public, notation):
     msg.ClearField("public_cards")
-    field = msg.public_cards
-    for name, cards in public.items():
-        field[name].CopyFrom(shared_card_set(tuple(cards), notation))
+    if public:
+        msg.MergeFromString(_public_entries(public, notation))
 
 
 def _set_table(msg, combo, notation):

@@ -49,6 +49,7 @@ class Config:
     port: int = 50051
     workers: int = 1
     threads: int = 16
+    state_cache: int = 4096
     key_file: str | None = None
     metrics_port: int = 0
     grace: float = 10.0
@@ -141,7 +142,7 @@ class RefereeServer:
         interceptors = [MetricsInterceptor()] if config.metrics_port else []
         self.server = grpc.server(ThreadPoolExecutor(config.threads, thread_name_prefix="referee"),
                                   interceptors=interceptors, options=grpc_options(config))
-        add_referee(self.server, RefereeServicer(Sealer(self.ring)))
+        add_referee(self.server, RefereeServicer(Sealer(self.ring), self.config.state_cache))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         reflection.enable_server_reflection(SERVICE_NAMES, self.server)
         self.port = self.server.add_insecure_port(_address(config.host, config.port))
@@ -208,6 +209,7 @@ def _worker_argv(config: Config, port: int, index: int) -> list[str]:
     metrics = config.metrics_port + index if config.metrics_port else 0
     return [sys.executable, "-m", "referee.service.cli", "serve", "--workers", "1", "--reuse-port",
             "--host", config.host, "--port", str(port), "--threads", str(config.threads),
+            "--state-cache", str(config.state_cache),
             "--metrics-port", str(metrics), "--grace", str(config.grace), "--drain", str(config.drain),
             "--log-level", config.log_level]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import threading
 
 import grpc
 
@@ -19,7 +20,7 @@ from referee.v1 import referee_service_pb2_grpc as pb_grpc
 from referee.v1 import state_pb2
 
 from . import convert, errors
-from .token import Sealer, check_seq
+from .token import Opened, Sealer, check_seq
 
 RPCS = tuple(pb.DESCRIPTOR.services_by_name["Referee"].methods_by_name)
 MAX_REPLAY_ACTIONS = 1000
@@ -77,6 +78,34 @@ def _events(game: Game, events, view_seat: int | None, into=None):
     return convert.events(events, game.notation, into)
 
 
+class RecentStates:
+    """The states of the tokens this process sealed lately, by the token's exact bytes.
+
+    A caller sends back the token it was just given, often several times (LegalActions,
+    Validate, Play): when it is one of ours, the state is at hand without decrypting and
+    unpacking it. Only bytes this process produced can match, so a hit is as authentic as the
+    sealer's answer; a miss (another process sealed it, or it was evicted) opens the token as
+    usual. States are immutable. At most ``size`` entries, the oldest evicted first; 0: off.
+    """
+
+    def __init__(self, size: int):
+        self.size = size
+        self._items: dict[bytes, tuple] = {}
+        self._lock = threading.Lock()
+
+    def get(self, token: bytes):
+        return self._items.get(token)
+
+    def put(self, token: bytes, value: tuple) -> None:
+        if not self.size:
+            return
+        with self._lock:
+            items = self._items
+            items[token] = value
+            while len(items) > self.size:
+                del items[next(iter(items))]
+
+
 def _optional(request, name: str):
     return getattr(request, name) if request.HasField(name) else None
 
@@ -85,8 +114,9 @@ def _optional(request, name: str):
 class RefereeServicer(pb_grpc.RefereeServicer):
     """Stateless: every call carries what it needs; the sealed token carries the round."""
 
-    def __init__(self, sealer: Sealer):
+    def __init__(self, sealer: Sealer, state_cache: int = 4096):
         self.sealer = sealer
+        self.recent = RecentStates(state_cache)
 
     # --- tokens ---------------------------------------------------------------------------------
     def _open(self, token: bytes, expected_seq: int | None = None, opened_tokens: dict | None = None,
@@ -101,6 +131,8 @@ class RefereeServicer(pb_grpc.RefereeServicer):
         else:
             hit = opened_tokens.pop(token, None) if last_use else opened_tokens.get(token)
         if hit is None:
+            hit = self.recent.get(token)
+        if hit is None:
             opened = self.sealer.open(token)
             game = GAMES.get(opened.game)
             if game is None:
@@ -114,7 +146,9 @@ class RefereeServicer(pb_grpc.RefereeServicer):
 
     def _seal(self, game: Game, state) -> tuple[bytes, bytes]:
         packed = game.pack(state)
-        return self.sealer.seal(game.id, state.step, packed), _digest(game, state, packed)
+        token = self.sealer.seal(game.id, state.step, packed)
+        self.recent.put(token, (Opened(game.id, state.step, packed, self.sealer.ring.active), game, state))
+        return token, _digest(game, state, packed)
 
     @staticmethod
     def _setup(request):
