@@ -384,14 +384,21 @@ def win_result(t, seat: int, tile: int, self_drawn: bool, kong_related: bool) ->
 @functools.lru_cache(maxsize=16384)
 def _not_a_win(concealed: int, melds: tuple, seat: int, kind: int) -> str:
     """The calculator's NOT_WIN message when the concealed tiles (a mask), the melds and a tile
-    of ``kind`` make no winning shape; "" when they do (fans and the minimum not judged)."""
-    hand = mcr.Hand(tuple(_calc_meld(seat, m) for m in melds), tuple(_kinds(concealed)), kind)
-    try:
-        mcr.calculate_fans(hand, 0)
-    except IllegalAction as error:
-        if error.reason is Reason.NOT_WIN:
-            return error.message
-    return ""
+    of ``kind`` make no winning shape; "" when they do (fans and the minimum not judged). The
+    compiled calculator is asked directly: the shape does not depend on the flags."""
+    status, message, _, _ = mcr.hot.evaluate(_meld_triples(seat, melds), _concealed_kinds(concealed), kind,
+                                             False, False, False, False, 0, 0, 0)
+    return message if status == "NOT_WIN" else ""
+
+
+@functools.lru_cache(maxsize=4096)
+def _meld_triples(seat: int, melds: tuple) -> tuple:
+    return tuple((int(m.kind), m.tile, m.offer) for m in (_calc_meld(seat, meld) for meld in melds))
+
+
+@functools.lru_cache(maxsize=16384)
+def _concealed_kinds(mask: int) -> tuple[int, ...]:
+    return tuple(_kinds(mask))
 
 
 def _try_win(t, seat: int, tile: int, self_drawn: bool, kong_related: bool) -> mcr.FanResult | None:

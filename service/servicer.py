@@ -4,6 +4,7 @@ Errors are raised as core exceptions and mapped to statuses in one place (:mod:`
 """
 from __future__ import annotations
 
+import collections
 import functools
 import hashlib
 import logging
@@ -20,7 +21,7 @@ from referee.v1 import referee_service_pb2_grpc as pb_grpc
 from referee.v1 import state_pb2
 
 from . import convert, errors
-from .token import Opened, Sealer, check_seq
+from .token import Sealer, check_seq
 
 RPCS = tuple(pb.DESCRIPTOR.services_by_name["Referee"].methods_by_name)
 MAX_REPLAY_ACTIONS = 1000
@@ -81,7 +82,7 @@ def _events(game: Game, events, view_seat: int | None, into=None):
 class RecentStates:
     """The states of the tokens this process sealed lately, by the token's exact bytes.
 
-    A caller sends back the token it was just given, often several times (LegalActions,
+    Entries are (seq, game, state). A caller sends back the token it was just given, often several times (LegalActions,
     Validate, Play): when it is one of ours, the state is at hand without decrypting and
     unpacking it. Only bytes this process produced can match, so a hit is as authentic as the
     sealer's answer; a miss (another process sealed it, or it was evicted) opens the token as
@@ -90,7 +91,9 @@ class RecentStates:
 
     def __init__(self, size: int):
         self.size = size
-        self._items: dict[bytes, tuple] = {}
+        # an OrderedDict drops its oldest entry in O(1) (a dict would scan past the slots its
+        # earlier deletions left at the front)
+        self._items: collections.OrderedDict[bytes, tuple] = collections.OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, token: bytes):
@@ -102,8 +105,8 @@ class RecentStates:
         with self._lock:
             items = self._items
             items[token] = value
-            while len(items) > self.size:
-                del items[next(iter(items))]
+            if len(items) > self.size:
+                items.popitem(last=False)
 
 
 def _optional(request, name: str):
@@ -137,17 +140,17 @@ class RefereeServicer(pb_grpc.RefereeServicer):
             game = GAMES.get(opened.game)
             if game is None:
                 raise InvalidAction(f"state token invalid: unknown game {opened.game!r}", Reason.STATE_TOKEN_INVALID)
-            hit = opened, game, game.unpack(opened.payload)
+            hit = opened.seq, game, game.unpack(opened.payload)
             if opened_tokens is not None and not last_use:
                 opened_tokens[token] = hit
-        opened, game, state = hit
-        check_seq(opened, expected_seq)
+        seq, game, state = hit
+        check_seq(seq, expected_seq)
         return game, state
 
     def _seal(self, game: Game, state) -> tuple[bytes, bytes]:
         packed = game.pack(state)
         token = self.sealer.seal(game.id, state.step, packed)
-        self.recent.put(token, (Opened(game.id, state.step, packed, self.sealer.ring.active), game, state))
+        self.recent.put(token, (state.step, game, state))
         return token, _digest(game, state, packed)
 
     @staticmethod

@@ -192,8 +192,9 @@ class Sealer:
         return Opened(game_id, seq, payload, kid.decode())
 
 
-def check_seq(opened: Opened, expected: int | None) -> None:
-    """Raises IllegalAction (STALE_STATE) when ``expected`` is given and differs from the token."""
-    if expected is not None and expected != opened.seq:
-        raise IllegalAction(f"stale state: the token is at seq {opened.seq}, expected {expected}",
+def check_seq(seq: int, expected: int | None) -> None:
+    """Raises IllegalAction (STALE_STATE) when ``expected`` is given and differs from the
+    token's ``seq``."""
+    if expected is not None and expected != seq:
+        raise IllegalAction(f"stale state: the token is at seq {seq}, expected {expected}",
                             Reason.STALE_STATE)

@@ -91,12 +91,12 @@ def test_rotation_old_key_opens_while_configured():
 
 
 def test_stale_seq():
-    opened = Sealer(KeyRing("k1", {"k1": K1}))
-    token = opened.open(opened.seal("doudizhu", 4, PAYLOAD))
-    check_seq(token, None)
-    check_seq(token, 4)
+    sealer = Sealer(KeyRing("k1", {"k1": K1}))
+    seq = sealer.open(sealer.seal("doudizhu", 4, PAYLOAD)).seq
+    check_seq(seq, None)
+    check_seq(seq, 4)
     with pytest.raises(IllegalAction) as caught:
-        check_seq(token, 3)
+        check_seq(seq, 3)
     assert caught.value.reason is Reason.STALE_STATE
 
 
