@@ -140,12 +140,12 @@ def view_into(msg: state_pb2.View, v: View, notation) -> state_pb2.View:
     msg.to_act.extend(v.to_act)
     msg.hand.CopyFrom(shared_card_set(tuple(v.hand), notation))
     msg.hand_sizes.extend(v.hand_sizes)
-    if v.public_cards:
-        msg.MergeFromString(_public_entries(v.public_cards, notation))
     if v.table is not None:
         msg.table.CopyFrom(shared_combination(v.table, notation))
     msg.table_cards.CopyFrom(shared_card_set(tuple(v.table_cards), notation))
     msg.roles.extend(v.roles)
+    if v.public_cards:
+        msg.MergeFromString(_public_entries(v.public_cards, notation))
     counters = msg.counters
     for name, value in v.counters.items():
         counters[name] = value

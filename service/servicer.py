@@ -8,7 +8,6 @@ import collections
 import functools
 import hashlib
 import logging
-import threading
 
 import grpc
 
@@ -94,7 +93,6 @@ class RecentStates:
         # an OrderedDict drops its oldest entry in O(1) (a dict would scan past the slots its
         # earlier deletions left at the front)
         self._items: collections.OrderedDict[bytes, tuple] = collections.OrderedDict()
-        self._lock = threading.Lock()
 
     def get(self, token: bytes):
         return self._items.get(token)
@@ -102,11 +100,10 @@ class RecentStates:
     def put(self, token: bytes, value: tuple) -> None:
         if not self.size:
             return
-        with self._lock:
-            items = self._items
-            items[token] = value
-            if len(items) > self.size:
-                items.popitem(last=False)
+        items = self._items
+        items[token] = value  # each OrderedDict call is atomic; racing puts at worst evict one more
+        if len(items) > self.size:
+            items.popitem(last=False)
 
 
 def _optional(request, name: str):
