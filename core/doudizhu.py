@@ -43,7 +43,6 @@ Level titles: ``title_for(points)``, the seed's table.
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import marshal
 from dataclasses import dataclass
@@ -53,7 +52,7 @@ from typing import NamedTuple
 from . import cards as cardlib
 from . import rng, speedups
 from .errors import InvalidAction, Reason
-from .game import Action, ActionType, Combo, Event, Game, Settlement, Verdict, View, option
+from .game import Action, ActionType, Combo, Event, Game, Settlement, Verdict, View, option, option_values
 
 hot = speedups.load("ddz_hot")
 
@@ -449,13 +448,11 @@ class Doudizhu(Game):
         return bool(a), to_combo(a or choose_reading(a_readings, 0)[0]), to_combo(b)
 
     # serialization ---------------------------------------------------------------------------
-    _OPTION_FIELDS = tuple(f.name for f in dataclasses.fields(Options))
 
     def pack(self, state: State) -> bytes:
         """marshal format 2: no back-references, so equal states pack to equal bytes whatever
         else holds their values (format 3+ flags objects by their reference count)."""
-        opts = tuple(getattr(state.options, n) for n in self._OPTION_FIELDS)
-        return marshal.dumps((opts, *state[1:]), 2)
+        return marshal.dumps((option_values(state.options), *state[1:]), 2)
 
     def unpack(self, data: bytes) -> State:
         """Raises: InvalidAction (STATE_TOKEN_INVALID) on bytes that are no packed state."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import hashlib
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -25,6 +26,13 @@ from typing import Any, ClassVar, Generic, Mapping, NamedTuple, TypeVar
 
 from .cards import PokerNotation
 from .errors import IllegalAction, InvalidAction, Reason, UnknownName, error_for
+
+
+@functools.lru_cache(maxsize=256)
+def option_values(options) -> tuple:
+    """An Options record's values in field order, as a packed state stores them (cached: a
+    server sees few distinct option sets, and every state is packed with its options)."""
+    return tuple(getattr(options, f.name) for f in dataclasses.fields(options))
 
 
 class ActionType(enum.IntEnum):

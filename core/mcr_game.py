@@ -101,7 +101,7 @@ from typing import Iterable, NamedTuple
 from . import mcr, rng
 from .cards import from_mask
 from .errors import IllegalAction, InvalidAction, Reason
-from .game import Action, ActionType, Combo, Event, Game, Settlement, Verdict, View, option
+from .game import Action, ActionType, Combo, Event, Game, Settlement, Verdict, View, option, option_values
 from .mcr_fans import FANS, NUM_KINDS, TILE_IDS, TILE_NAMES
 
 SEATS = 4
@@ -868,12 +868,10 @@ class Mahjong(Game):
         return settle(state)
 
     # serialization -------------------------------------------------------------------------------
-    _OPTION_FIELDS = tuple(f.name for f in dataclasses.fields(Options))
 
     def pack(self, state: State) -> bytes:
         """marshal format 2 (no references): equal states give equal bytes."""
-        opts = tuple(getattr(state.options, n) for n in self._OPTION_FIELDS)
-        return marshal.dumps((opts,) + state[1:], 2)
+        return marshal.dumps((option_values(state.options),) + state[1:], 2)
 
     def unpack(self, data: bytes) -> State:
         """Raises: InvalidAction (STATE_TOKEN_INVALID) on bytes that are no packed state."""
