@@ -93,7 +93,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import marshal
-import operator
 import re
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple
@@ -289,29 +288,23 @@ class State(NamedTuple):
 
 
 class _Table:
-    """A mutable copy of a State's tables while an action is applied."""
-
-    __slots__ = ("options", "dealer", "wall", "front", "back", "hands", "melds", "discards",
-                 "flowers", "phase", "to_act", "turn", "drawn", "after_kong", "tile", "asked",
-                 "answers", "winner", "payer", "fans", "points", "total", "outcome", "abandoned")
+    """A mutable copy of a State while an action is applied: the State's fields as attributes
+    (one dict update in, one tuple out), the per-seat tables as lists."""
 
     def __init__(self, state: State):
-        for name, value in zip(_TABLE_FIELDS, _TABLE_VALUES(state)):
-            setattr(self, name, value)
+        self.__dict__.update(zip(State._fields, state))
         self.hands = list(state.hands)
         self.melds = list(state.melds)
         self.discards = list(state.discards)
         self.flowers = list(state.flowers)
 
     def freeze(self, state: State) -> State:
-        values = {name: getattr(self, name) for name in self.__slots__}
+        """The next State (step + 1). The table is spent."""
+        values = self.__dict__
         for name in ("hands", "melds", "discards", "flowers"):
             values[name] = tuple(values[name])
-        return state._replace(step=state.step + 1, **values)
-
-
-_TABLE_FIELDS = _Table.__slots__
-_TABLE_VALUES = operator.attrgetter(*_TABLE_FIELDS)
+        values["step"] = state.step + 1
+        return State._make(map(values.__getitem__, State._fields))
 
 
 # --- rules on a state (State or _Table) -------------------------------------------------------------
