@@ -79,9 +79,9 @@ def _events(game: Game, events, view_seat: int | None, into=None):
 
 
 class RecentStates:
-    """The states of the tokens this process sealed lately, by the token's exact bytes.
+    """The (seq, game, state) of the tokens this process sealed lately, by the token's bytes.
 
-    Entries are (seq, game, state). A caller sends back the token it was just given, often several times (LegalActions,
+    A caller sends back the token it was just given, often several times (LegalActions,
     Validate, Play): when it is one of ours, the state is at hand without decrypting and
     unpacking it. Only bytes this process produced can match, so a hit is as authentic as the
     sealer's answer; a miss (another process sealed it, or it was evicted) opens the token as

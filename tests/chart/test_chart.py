@@ -46,7 +46,7 @@ VALUE_SETS = {
             "metricsFrom": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}}}]},
         "podDisruptionBudget": {"minAvailable": "50%"},
         "shutdown": {"preStopSleepSeconds": 3, "drainSeconds": 10, "graceSeconds": 20, "marginSeconds": 2},
-        "server": {"threads": 8, "logLevel": "WARNING", "extraArgs": ["--workers=1"]},
+        "server": {"threads": 8, "stateCache": 1000, "logLevel": "WARNING", "extraArgs": ["--workers=1"]},
         "podAnnotations": {"example.com/team": "games"},
         "tolerations": [{"key": "dedicated", "operator": "Equal", "value": "games", "effect": "NoSchedule"}],
     },
@@ -294,3 +294,14 @@ def test_values_schema_is_json():
     schema = json.loads((CHART / "values.schema.json").read_text())
     defaults = yaml.safe_load((CHART / "values.yaml").read_text())
     assert set(defaults) <= set(schema["properties"])
+
+
+def test_container_args_parse_as_referee_serve(rendered):
+    """Every argument the chart passes is one `referee serve` accepts, with the values given."""
+    from referee.service import cli
+
+    name, values, docs = rendered
+    container = _container(docs)
+    args = cli.parser().parse_args(container["args"])
+    server = {"threads": 16, "stateCache": 4096, **values.get("server", {})}
+    assert (args.command, args.threads, args.state_cache) == ("serve", server["threads"], server["stateCache"]), name
