@@ -158,7 +158,7 @@ def view(v: View, notation) -> state_pb2.View:
 
 
 def _set_repeated(name):
-    def put(msg, values, notation):
+    def put(msg, values, was, notation):
         field = getattr(msg, name)
         del field[:]
         field.extend(values)
@@ -166,38 +166,47 @@ def _set_repeated(name):
 
 
 def _set_cards(name):
-    def put(msg, ids, notation):
+    def put(msg, ids, was, notation):
         getattr(msg, name).CopyFrom(shared_card_set(tuple(ids), notation))
     return put
 
 
-def _set_public(msg, public, notation):
-    msg.ClearField("public_cards")
-    if public:
-        msg.MergeFromString(_public_entries(public, notation))
+def _set_public(msg, public, was, notation):
+    field = msg.public_cards
+    for name in was.keys() - public.keys():
+        del field[name]
+    changed = {name: cards for name, cards in public.items() if was.get(name) != cards}
+    for name in changed:
+        if name in was:
+            del field[name]
+    if changed:
+        msg.MergeFromString(_public_entries(changed, notation))
 
 
-def _set_table(msg, combo, notation):
+def _set_table(msg, combo, was, notation):
     if combo is None:
         msg.ClearField("table")
     else:
         msg.table.CopyFrom(shared_combination(combo, notation))
 
 
-def _set_counters(msg, counters, notation):
-    msg.ClearField("counters")
+def _set_counters(msg, counters, was, notation):
     field = msg.counters
+    for name in was.keys() - counters.keys():
+        del field[name]
     for name, value in counters.items():
-        field[name] = value
+        if was.get(name) != value:
+            field[name] = value
 
 
 def _set_scalar(name):
-    def put(msg, value, notation):
+    def put(msg, value, was, notation):
         setattr(msg, name, value)
     return put
 
 
-# how to write each View field into a message that holds another view's value
+# how to write each View field into a message that holds another view's value ``was`` (the
+# mappings change only the entries that differ: a seat's own kong, the drawn tile)
 _VIEW_FIELD_SETTERS = {
     "seat": _set_scalar("seat"), "phase": _set_scalar("phase"), "to_act": _set_repeated("to_act"),
     "hand": _set_cards("hand"), "hand_sizes": _set_repeated("hand_sizes"), "public_cards": _set_public,
@@ -219,7 +228,7 @@ def view_like_into(msg: state_pb2.View, v: View, like: View, like_msg: state_pb2
         for name, setter in _OTHER_VIEW_SETTERS:
             mine, theirs = getattr(v, name), getattr(like, name)
             if mine is not theirs and mine != theirs:
-                setter(msg, mine, notation)
+                setter(msg, mine, theirs, notation)
     return msg
 
 
