@@ -448,7 +448,6 @@ class Doudizhu(Game):
         return bool(a), to_combo(a or choose_reading(a_readings, 0)[0]), to_combo(b)
 
     # serialization ---------------------------------------------------------------------------
-
     def pack(self, state: State) -> bytes:
         """marshal format 2: no back-references, so equal states pack to equal bytes whatever
         else holds their values (format 3+ flags objects by their reference count)."""

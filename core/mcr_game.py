@@ -861,7 +861,6 @@ class Mahjong(Game):
         return settle(state)
 
     # serialization -------------------------------------------------------------------------------
-
     def pack(self, state: State) -> bytes:
         """marshal format 2 (no references): equal states give equal bytes."""
         return marshal.dumps((option_values(state.options),) + state[1:], 2)
