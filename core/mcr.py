@@ -242,9 +242,8 @@ def calculate_fans(hand: Hand, minimum: int = MIN_POINTS) -> FanResult:
         IllegalAction: not a winning shape (NOT_WIN), or under ``minimum`` points without
             flowers (UNDER_8).
     """
-    melds = [(int(m.kind), m.tile, m.offer) for m in hand.melds]
     status, message, points, counts = hot.evaluate(
-        melds, hand.concealed, hand.win_tile, hand.self_drawn, hand.fourth_tile, hand.kong_related,
+        _meld_triples(hand.melds), hand.concealed, hand.win_tile, hand.self_drawn, hand.fourth_tile, hand.kong_related,
         hand.wall_last, hand.seat_wind, hand.prevalent_wind, hand.flowers)
     if status == "NOT_WIN":
         raise IllegalAction(message, Reason.NOT_WIN)
@@ -257,6 +256,19 @@ def calculate_fans(hand: Hand, minimum: int = MIN_POINTS) -> FanResult:
     if hand.flowers:
         fans.append(_fan(FLOWER_FAN, hand.flowers))
     return FanResult(tuple(fans), points, points + hand.flowers)
+
+
+def win_shape_failure(melds: tuple[Meld, ...], concealed: tuple[int, ...], win_tile: int) -> str:
+    """The calculator's NOT_WIN message when the melds, the concealed tiles and ``win_tile``
+    make no winning shape; "" when they do. Flags, fans and the minimum are not judged: a quick
+    first test for callers that check many hands (a claim window checks every other seat)."""
+    status, message, _, _ = hot.evaluate(_meld_triples(melds), concealed, win_tile,
+                                         False, False, False, False, 0, 0, 0)
+    return message if status == "NOT_WIN" else ""
+
+
+def _meld_triples(melds: tuple[Meld, ...]) -> list[tuple[int, int, int]]:
+    return [(int(m.kind), m.tile, m.offer) for m in melds]
 
 
 def _fan(fan_id: int, count: int) -> Fan:

@@ -339,7 +339,7 @@ def win_hand(t, seat: int, tile: int, self_drawn: bool, kong_related: bool,
     ``fourth_tile`` (和绝张) is looked up unless given."""
     hand = t.hands[seat] & ~(1 << tile) if self_drawn else t.hands[seat]
     kind = _KIND_OF[tile]
-    return mcr.Hand(tuple(_calc_meld(seat, m) for m in t.melds[seat]), tuple(_kinds(hand)), kind,
+    return mcr.Hand(tuple(_calc_meld(seat, m) for m in t.melds[seat]), _concealed_kinds(hand), kind,
                     self_drawn=self_drawn,
                     fourth_tile=_visible_copies(t, kind, tile) == 3 if fourth_tile is None else fourth_tile,
                     kong_related=kong_related, wall_last=wall_left(t) == 0,
@@ -376,17 +376,9 @@ def win_result(t, seat: int, tile: int, self_drawn: bool, kong_related: bool) ->
 
 @functools.lru_cache(maxsize=16384)
 def _not_a_win(concealed: int, melds: tuple, seat: int, kind: int) -> str:
-    """The calculator's NOT_WIN message when the concealed tiles (a mask), the melds and a tile
-    of ``kind`` make no winning shape; "" when they do (fans and the minimum not judged). The
-    compiled calculator is asked directly: the shape does not depend on the flags."""
-    status, message, _, _ = mcr.hot.evaluate(_meld_triples(seat, melds), _concealed_kinds(concealed), kind,
-                                             False, False, False, False, 0, 0, 0)
-    return message if status == "NOT_WIN" else ""
-
-
-@functools.lru_cache(maxsize=4096)
-def _meld_triples(seat: int, melds: tuple) -> tuple:
-    return tuple((int(m.kind), m.tile, m.offer) for m in (_calc_meld(seat, meld) for meld in melds))
+    """``mcr.win_shape_failure`` of the concealed tiles (a mask), a seat's melds and a tile of
+    ``kind``, cached by what the shape depends on."""
+    return mcr.win_shape_failure(tuple(_calc_meld(seat, m) for m in melds), _concealed_kinds(concealed), kind)
 
 
 @functools.lru_cache(maxsize=16384)
