@@ -146,10 +146,14 @@ def view_into(msg: state_pb2.View, v: View, notation) -> state_pb2.View:
     msg.roles.extend(v.roles)
     if v.public_cards:
         msg.MergeFromString(_public_entries(v.public_cards, notation))
-    counters = msg.counters
-    for name, value in v.counters.items():
-        counters[name] = value
+    _put_all(msg.counters, v.counters)
     return msg
+
+
+def _put_all(field, mapping) -> None:
+    """Set a map field's entries from a mapping (faster than the field's ``update``)."""
+    for name, value in mapping.items():
+        field[name] = value
 
 
 def view(v: View, notation) -> state_pb2.View:
@@ -205,15 +209,17 @@ def _set_scalar(name):
     return put
 
 
-# how to write each View field into a message that holds another view's value ``was`` (the
-# mappings change only the entries that differ: a seat's own kong, the drawn tile)
-_VIEW_FIELD_SETTERS = {
-    "seat": _set_scalar("seat"), "phase": _set_scalar("phase"), "to_act": _set_repeated("to_act"),
-    "hand": _set_cards("hand"), "hand_sizes": _set_repeated("hand_sizes"), "public_cards": _set_public,
-    "table": _set_table, "table_seat": _set_scalar("table_seat"), "table_cards": _set_cards("table_cards"),
-    "roles": _set_repeated("roles"), "counters": _set_counters, "finished": _set_scalar("finished"),
-}
-assert set(_VIEW_FIELD_SETTERS) == set(View._fields)
+# how to write each View field but seat and hand (always written) into a message that holds
+# another view's value ``was`` (the mappings change only the entries that differ: a seat's own
+# kong, the drawn tile)
+_OTHER_VIEW_SETTERS = (
+    ("phase", _set_scalar("phase")), ("to_act", _set_repeated("to_act")),
+    ("hand_sizes", _set_repeated("hand_sizes")), ("public_cards", _set_public), ("table", _set_table),
+    ("table_seat", _set_scalar("table_seat")), ("table_cards", _set_cards("table_cards")),
+    ("roles", _set_repeated("roles")), ("counters", _set_counters), ("finished", _set_scalar("finished")),
+)
+assert {name for name, _ in _OTHER_VIEW_SETTERS} == set(View._fields) - {"seat", "hand"}
+_OTHER_VIEW_FIELDS = operator.attrgetter(*(name for name, _ in _OTHER_VIEW_SETTERS))
 
 
 def view_like_into(msg: state_pb2.View, v: View, like: View, like_msg: state_pb2.View, notation) -> state_pb2.View:
@@ -232,19 +238,13 @@ def view_like_into(msg: state_pb2.View, v: View, like: View, like_msg: state_pb2
     return msg
 
 
-_OTHER_VIEW_SETTERS = tuple((name, put) for name, put in _VIEW_FIELD_SETTERS.items() if name not in ("seat", "hand"))
-_OTHER_VIEW_FIELDS = operator.attrgetter(*(name for name, _ in _OTHER_VIEW_SETTERS))
-
-
 def event_into(msg: state_pb2.Event, e: Event, notation) -> state_pb2.Event:
     """Fill the empty Event ``msg`` from a core Event."""
     msg.type, msg.seat = e.type, e.seat
     msg.cards.CopyFrom(shared_card_set(tuple(e.cards), notation))
     if e.combo is not None:
         msg.combination.CopyFrom(shared_combination(e.combo, notation))
-    values = msg.values
-    for name, value in e.values.items():
-        values[name] = value
+    _put_all(msg.values, e.values)
     return msg
 
 
