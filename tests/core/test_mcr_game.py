@@ -682,7 +682,7 @@ def test_lowest_ids_of_a_kind():
     from referee.core.mcr_game import _lowest
 
     hand = 0
-    for t in (4, 6, 7, 40, 41, 136):  # W2 copies 0, 2, 3; the fifth kind...; a flower
+    for t in (4, 6, 7, 40, 41, 136):  # W2 (kind 1) copies 0, 2, 3; T2 (kind 10) copies 0, 1; H1
         hand |= 1 << t
     assert _lowest(hand, 1) == (4,) and _lowest(hand, 1, 2) == (4, 6) and _lowest(hand, 1, 4) == (4, 6, 7)
     assert _lowest(hand, 10, 3) == (40, 41) and _lowest(hand, 0, 2) == ()
