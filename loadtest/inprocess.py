@@ -1,0 +1,119 @@
+"""The servicer alone: thread CPU per call and per step with no gRPC and no load.
+
+Plays fresh rounds of each game through ``RefereeServicer`` in this process the way the
+`games` Locust profile does (LegalActions for the awaited seat, Validate of half the choices,
+Play; random legal choices) and prints µs of thread CPU per LegalActions, Validate and Play,
+then the steps timed by ``stages_serve.py`` (the same wrappers, so the numbers compare with a
+server under load):
+
+    .venv/bin/python loadtest/inprocess.py --rounds 40
+
+``--memory SECONDS`` instead plays rounds (a fifth of them MCR) for that long with no timers,
+then prints the process's peak RSS and how full each bounded cache is, and what 4,096 entries
+of the state cache hold for each game (tracemalloc).
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import random
+import resource
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import stages_serve  # noqa: E402  (the step timers)
+
+from referee.core.registry import GAMES  # noqa: E402
+from referee.service.servicer import RefereeServicer  # noqa: E402
+from referee.service.token import KeyRing, Sealer  # noqa: E402
+from referee.v1 import referee_service_pb2 as pb  # noqa: E402
+
+
+def play(servicer: RefereeServicer, game: str, rounds: int, rng: random.Random) -> dict:
+    spent = {"LegalActions": [0, 0.0], "Validate": [0, 0.0], "Play": [0, 0.0]}
+
+    def timed(name, method, request):
+        start = time.thread_time()
+        reply = method(request, None)
+        spent[name][0] += 1
+        spent[name][1] += time.thread_time() - start
+        return reply
+
+    for _ in range(rounds):
+        deal = servicer.Deal(pb.DealRequest(game=game), None)
+        state, to_act, seq, finished = deal.state, deal.to_act, deal.seq, False
+        while not finished:
+            legal = timed("LegalActions", servicer.LegalActions,
+                          pb.LegalActionsRequest(state=state, seat=to_act[0], expected_seq=seq))
+            action = rng.choice(legal.actions).action
+            if rng.random() < 0.5:
+                timed("Validate", servicer.Validate, pb.ValidateRequest(state=state, action=action, expected_seq=seq))
+            reply = timed("Play", servicer.Play, pb.PlayRequest(state=state, action=action, expected_seq=seq))
+            state, to_act, seq, finished = reply.state, reply.to_act, reply.seq, reply.finished
+    return {name: round(1e6 * s / n, 1) for name, (n, s) in spent.items() if n}
+
+
+def _random_round(servicer: RefereeServicer, game: str, rng: random.Random) -> None:
+    deal = servicer.Deal(pb.DealRequest(game=game), None)
+    state, to_act, finished = deal.state, deal.to_act, False
+    while not finished:
+        legal = servicer.LegalActions(pb.LegalActionsRequest(state=state, seat=to_act[0]), None)
+        reply = servicer.Play(pb.PlayRequest(state=state, action=rng.choice(legal.actions).action), None)
+        state, to_act, finished = reply.state, reply.to_act, reply.finished
+
+
+def memory(seconds: float, rng: random.Random) -> dict:
+    """Peak RSS after ``seconds`` of rounds, the fill of every lru cache, the state cache's size."""
+    from referee.core import doudizhu, mcr_game
+    from referee.service import convert, servicer as sv
+
+    servicer, rounds, start = RefereeServicer(Sealer(KeyRing.generate())), 0, time.monotonic()
+    while time.monotonic() - start < seconds:
+        _random_round(servicer, "mcr" if rounds % 5 == 0 else "doudizhu", rng)
+        rounds += 1
+    caches = {name: f.cache_info()._asdict() for name, f in (
+        ("legal action entries", sv._legal_action_entry), ("public card entries", convert._public_entry),
+        ("card sets", convert.shared_card_set), ("doudizhu ids", doudizhu._ids_of),
+        ("mcr ids", mcr_game._ids_of), ("mcr win shapes", mcr_game._not_a_win))}
+    state_cache = {}
+    for game in ("doudizhu", "mcr"):  # what a full state cache holds: fresh states, warm code
+        fresh = RefereeServicer(Sealer(KeyRing.generate()))
+        gc.collect()
+        tracemalloc.start()
+        while len(fresh.recent._items) < fresh.recent.size:
+            _random_round(fresh, game, rng)
+        gc.collect()
+        state_cache[game] = round(tracemalloc.get_traced_memory()[0] / 1e6, 1)
+        tracemalloc.stop()
+    return {"rounds": rounds, "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+            "caches": {k: f"{v['currsize']}/{v['maxsize']}" for k, v in caches.items()},
+            "state_cache_mb_held_after_filling": state_cache}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rounds", type=int, default=40, help="rounds per game")
+    p.add_argument("--seed", type=int, default=3)
+    p.add_argument("--memory", type=float, default=0, metavar="SECONDS")
+    args = p.parse_args(argv)
+    if args.memory:
+        print(json.dumps(memory(args.memory, random.Random(args.seed))))
+        return 0
+    stages_serve.install()
+    servicer, rng = RefereeServicer(Sealer(KeyRing.generate())), random.Random(args.seed)
+    calls = {game: play(servicer, game, args.rounds, rng) for game in sorted(GAMES)}
+    for game, us in calls.items():
+        print(f"{game:<10}" + "  ".join(f"{name} {v} us" for name, v in us.items()))
+    steps = stages_serve.report()
+    for step, by_game in steps.items():
+        print(f"  {step:<40}" + "  ".join(f"{g} {v[1]} us" for g, v in by_game.items()))
+    print(json.dumps({"calls_us": calls, "steps": steps}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
