@@ -166,12 +166,19 @@ def rank_counts(cards: Iterable[int]) -> list[int]:
 
 
 class PokerNotation:
-    """The card notation a game's API speaks: id space, parsing and printing. Games with other
-    card spaces (mahjong tiles, 川牌) give their Game another object with these methods."""
+    """The card space a game's API speaks: ``decks`` 54-card decks (ids ``deck * 54 + k``),
+    parsing and printing, and ranks (``rank_count`` rank indexes; ``rank_masks[r]`` the ids of
+    rank r in every deck). Games with other card spaces (mahjong tiles, 川牌) give their Game
+    another object with these attributes and methods."""
+
+    name = "poker"
+    rank_count = NUM_RANKS
 
     def __init__(self, decks: int = 1):
         self.decks = decks
         self.id_count = decks * CARDS_PER_DECK
+        self.rank_masks = tuple(sum(1 << c for c in range(self.id_count) if card_rank(c) == r)
+                                for r in range(NUM_RANKS))
 
     def format_cards(self, ids: Iterable[int]) -> str:
         return format_cards(ids)

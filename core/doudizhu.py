@@ -6,16 +6,16 @@ shuffles with the stream labelled ``deal/n`` of the round's deal key (rng.py); t
 17 cards go to seat 0, the next 17 to seat 1, then seat 2, the last 3 to the kitty.
 
 Bidding (rules 3-7): from the first bidder in seat order, each seat bids once: 1, 2, 3
-(ActionType.BID, value) or passes (PASS); a bid must exceed every earlier bid. A bid of 3 ends
+(action BID, value) or passes (PASS); a bid must exceed every earlier bid. A bid of 3 ends
 bidding at once; otherwise after three decisions the highest bidder is landlord. Three passes:
 the service redeals itself (event REDEAL, deal n + 1) and bidding restarts from the same first
 bidder. The first bidder is ``options.first_bidder`` or, when -1, drawn from the stream
-``first_bidder``; for round k of a match the caller passes the rotated seat (Score returns
-``next_first_bidder``). The landlord takes the kitty, which becomes public in every view.
+``first_bidder``; in a match (Deal from the finished round's token) it rotates to the next seat
+every round (rule 6). The landlord takes the kitty, which becomes public in every view.
 
-Play (rules 8-12): the landlord leads; each seat plays a combination that beats the table or
-passes; after two passes in a row the last player leads anything; a leader may not pass. The
-round ends when a hand is empty. Combinations, comparison and kicker rules 10-11 live in
+Play (rules 8-12), on the shared trick flow (``tricks.py``): the landlord leads; each seat
+plays a combination that beats the table or passes; after two passes in a row the last player
+leads anything; a leader may not pass. The round ends when a hand is empty. Combinations, comparison and kicker rules 10-11 live in
 ``ddz_hot.py`` (compiled). Variant choices: kickers never share the rank of their body (11a);
 the rocket is not used as kickers unless ``rocket_as_kickers`` (11b); four + two singles may
 be a pair (11c); four + two pairs need two different ranks (11d); at most 3 single wings of a
@@ -39,7 +39,13 @@ Coins (rules 17-18), the ``scoring`` option: ``coins_fixed_fee`` X = base x mult
 X*multiplier*N*9/10 rounded down, the house keeps the rest. On an escape the escaper pays
 penalty*N (+ A under the fixed fee) to the house. Points are always reported too.
 
-Level titles: ``title_for(points)``, the seed's table.
+Level titles: ``title_for(points)``, the seed's table (``Game.titles``).
+
+Phases: ``bidding`` (PASS, BID), ``playing`` (PLAY, PASS), ``finished``. Views: counters base,
+multiplier, bombs, first_bidder, deal_no, landlord, passes; per seat: counters bid (-1 not yet,
+0 passed, 1-3) and plays (hands played), role landlord/farmer and team (landlord 0, farmers 1)
+once known, and the cards left in each hand (``hand``) when the round is over; public cards:
+the kitty once taken, and every card played so far (``played``).
 """
 from __future__ import annotations
 
@@ -52,7 +58,9 @@ from typing import NamedTuple
 from . import cards as cardlib
 from . import rng, speedups
 from .errors import InvalidAction, Reason
-from .game import Action, ActionType, Combo, Event, Game, Settlement, Verdict, View, option, option_values
+from .game import (ABANDON, COMMON_KINDS, EMPTY, PASS, PLAY, Action, ActionKind, Combo, Event, EventType,
+                   Finished, Game, Match, Phase, SeatView, Settlement, Verdict, View, option, option_values)
+from .tricks import Trick, TrickHooks, TrickPlay
 
 hot = speedups.load("ddz_hot")
 
@@ -78,7 +86,10 @@ TITLES = ((0, "包身工"), (10, "短工"), (25, "長工"), (40, "佃户"), (80,
           (70000, "帝王"))
 
 BIDDING, PLAYING, FINISHED = 0, 1, 2
-PHASE_NAMES = ("bidding", "playing", "finished")
+BID = "BID"
+# the game's own reasons (rules 3 and 11i)
+BID_TOO_LOW = "BID_TOO_LOW"
+DECLARED_READING_INVALID = "DECLARED_READING_INVALID"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +111,7 @@ class State(NamedTuple):
     options: Options
     seed: bytes
     entropy: bytes
+    match: Match
     deal_no: int
     first_bidder: int
     hands: tuple[int, ...]  # card-id bitmasks per seat
@@ -110,12 +122,10 @@ class State(NamedTuple):
     landlord: int = -1
     base: int = 0
     bombs: int = 0
-    table: int = 0  # packed play to beat (ddz_hot), 0 on a free lead
-    table_seat: int = -1
-    table_cards: int = 0  # bitmask
-    passes: int = 0
+    trick: Trick = Trick()  # the trick in progress; trick.top is a packed play (ddz_hot)
+    played: int = 0  # the cards played so far, a bitmask
     plays: tuple[int, ...] = (0, 0, 0)  # hands played per seat
-    winner: int = -1
+    out: tuple[int, ...] = ()  # the seat that played out (the round ends with the first)
     abandoned: int = -1
     step: int = 0
 
@@ -124,6 +134,13 @@ class State(NamedTuple):
     @property
     def finished(self) -> bool:
         return self.phase == FINISHED
+
+    @property
+    def winner(self) -> int:
+        return self.out[0] if self.out else -1
+
+
+_MATCH, _TRICK = State._fields.index("match"), State._fields.index("trick")
 
 
 # --- cards and combinations -----------------------------------------------------------------
@@ -189,7 +206,7 @@ def choose_reading(readings: list[int], table: int, declared: str = "") -> tuple
     if declared:
         readings = [p for p in readings if hot.KIND_NAMES[hot.play_kind(p)] == declared]
         if not readings:
-            return 0, Reason.DECLARED_READING_INVALID
+            return 0, DECLARED_READING_INVALID
     if len(readings) == 1:
         play = readings[0]
         return (play, Reason.OK) if not table or hot.beats(play, table) else (0, Reason.DOES_NOT_BEAT)
@@ -245,20 +262,6 @@ def title_for(points: int) -> str:
     return title
 
 
-def _pick_cards(hand_mask: int, ranks) -> int:
-    """Rule 12: for each rank, the cards of the hand with the lowest ids; 0 if missing."""
-    picked = 0
-    for r in ranks:
-        options = hand_mask & ~picked & _RANK_MASK[r]
-        if not options:
-            return 0
-        picked |= options & -options
-    return picked
-
-
-_RANK_MASK = tuple(sum(1 << c for c in range(cardlib.CARDS_PER_DECK) if cardlib.card_rank(c) == r)
-                   for r in range(cardlib.NUM_RANKS))
-
 # card ids of a bitmask, cached: a Play answers with every seat's hand, two of them the hands of
 # the last Play, and the same plays are offered again and again
 _ids_of = functools.lru_cache(maxsize=16384)(cardlib.from_mask)
@@ -266,169 +269,169 @@ _ids_of = functools.lru_cache(maxsize=16384)(cardlib.from_mask)
 
 # --- the game -------------------------------------------------------------------------------
 
-class Doudizhu(Game):
+class Bidding(Phase):
+    """Rules 3-7: each seat bids once, 1-3 above every earlier bid, or passes."""
+
+    name = "bidding"
+    kinds = frozenset((PASS, BID))
+
+    def legal(self, game, state: State, seat: int):
+        top = max(state.bids)
+        return [(Action(seat, PASS), None)] + [
+            (Action(seat, BID, value=v), None) for v in range(max(top, 0) + 1, 4)]
+
+    def check(self, game, state: State, action: Action) -> Verdict:
+        if action.kind == PASS:
+            return Verdict.ok("no bid")
+        if not 1 <= action.value <= 3:
+            return Verdict.no(Reason.BAD_ACTION, f"a bid is 1, 2 or 3, not {action.value}")
+        if action.value <= max(state.bids):
+            return Verdict.no(BID_TOO_LOW, f"bid {action.value} must exceed the highest bid {max(state.bids)}")
+        return Verdict.ok(f"bid {action.value}")
+
+    def apply(self, game, state: State, action: Action, verdict: Verdict):
+        seat = action.seat
+        value = action.value if action.kind == BID else 0
+        bids = state.bids[:seat] + (value,) + state.bids[seat + 1:]
+        events = [Event("BID", seat, values={"bid": value})]
+        if value < 3 and -1 in bids:
+            return state._replace(bids=bids, to_act=((seat + 1) % SEATS,)), events
+        if max(bids) <= 0:  # rule 5: all passed, redeal from a derived stream
+            deal_no = state.deal_no + 1
+            hands, kitty = _deal_cards(rng.deal_key(state.seed, state.entropy), deal_no)
+            events.append(Event("REDEAL", state.first_bidder, values={"deal_no": deal_no}))
+            events += [Event("DEAL", s, cardlib.from_mask(h)) for s, h in enumerate(hands)]
+            return state._replace(deal_no=deal_no, hands=hands, kitty=kitty, bids=(-1,) * SEATS,
+                                  to_act=(state.first_bidder,)), events
+        landlord = bids.index(max(bids))
+        hands = tuple(h | state.kitty if s == landlord else h for s, h in enumerate(state.hands))
+        events.append(Event("LANDLORD", landlord, cardlib.from_mask(state.kitty), values={"base": max(bids)}))
+        return state._replace(bids=bids, hands=hands, phase=PLAYING, landlord=landlord, base=max(bids),
+                              trick=Trick(landlord), to_act=(landlord,)), events
+
+
+class Doudizhu(TrickHooks, Game):
     id = "doudizhu"
     name = "斗地主 Dou Dizhu"
     min_seats = max_seats = SEATS
     Options = Options
     presets = {"qq": Options(), "coins_fixed_fee": Options(scoring="coins_fixed_fee"),
                "coins_rake": Options(scoring="coins_rake")}
+    phases = (Bidding(), TrickPlay("playing"), Finished())
+    action_kinds = (COMMON_KINDS[PASS], ActionKind(BID, "bid 1, 2 or 3 (叫分), above every earlier bid", ("value",)),
+                    ActionKind(PLAY, "play cards (ids, card text, or a rank string: the lowest ids of each "
+                               "rank are taken, rule 12); `declared` may name the reading (rule 11i)",
+                               ("cards", "declared")),
+                    COMMON_KINDS[ABANDON])
+    reasons = {BID_TOO_LOW: "a bid must exceed every earlier bid (rule 3)",
+               DECLARED_READING_INVALID: "the declared reading does not fit the cards or does not beat the "
+                                         "table (rule 11i)"}
+    counters = {"base": "the winning bid (0 while bidding)",
+                "multiplier": "2^(bombs and rockets played) (rule 13)",
+                "bombs": "bombs and rockets played", "first_bidder": "the seat that bid first (rule 6)",
+                "deal_no": "redeals after three passes (rule 5)", "landlord": "the landlord's seat, -1 while bidding",
+                "passes": "passes in a row on the table's play", "round": "rounds of the match before this one"}
+    seat_counters = {"bid": "-1 not yet, 0 passed, 1-3 the bid", "plays": "hands the seat played"}
+    public_cards = {"kitty": "the three kitty cards, once the landlord took them (rule 7)",
+                    "played": "every card played so far"}
+    seat_cards = {"hand": "the cards the seat still held when the round ended"}
+    roles = {"landlord": "地主 (team 0)", "farmer": "农民 (team 1)"}
+    event_types = {
+        "DEAL": EventType("the seat's 17 cards (private: the seat's own)"),
+        "BID_TURN": EventType("the seat that bids first"),
+        "BID": EventType("a bid or a pass while bidding", {"bid": "0 pass, 1-3"}),
+        "REDEAL": EventType("all passed: the cards are dealt again (rule 5)", {"deal_no": "the new deal's number"}),
+        "LANDLORD": EventType("the landlord and the kitty it takes", {"base": "the winning bid"}),
+        "PLAY": EventType("cards played, with their combination"),
+        "PASS": EventType("the seat passes"),
+        "BOMB": EventType("a bomb or rocket doubled the multiplier", {"multiplier": "the new multiplier"}),
+        "TRICK_WON": EventType("the two others passed: the seat leads anything"),
+        "ABANDON": EventType("the seat left the round (escape, rule 16)"),
+        "FINISH": EventType("the round is over", {"winner": "the seat that played out",
+                                                  "abandoned": "the seat that left"}),
+    }
 
-    def _deal(self, options: Options, seed: bytes, entropy: bytes, seats: int) -> State:
+    def _deal(self, options: Options, seed: bytes, entropy: bytes, seats: int, match: Match) -> State:
         key = rng.deal_key(seed, entropy)
-        first = options.first_bidder
-        if first < 0:
+        if match.round:
+            first = match.carry[0]  # rule 6: the next seat of the previous round's first bidder
+        elif options.first_bidder >= 0:
+            first = options.first_bidder
+        else:
             first = rng.Stream(key, "first_bidder").randbelow(SEATS)
         hands, kitty = _deal_cards(key, 0)
-        return State(options, seed, entropy, 0, first, hands, kitty, BIDDING, (-1,) * SEATS, (first,))
+        return State(options, seed, entropy, match, 0, first, hands, kitty, BIDDING, (-1,) * SEATS, (first,))
 
     def deal_events(self, state: State) -> list[Event]:
         events = [Event("DEAL", s, cardlib.from_mask(h)) for s, h in enumerate(state.hands)]
         return events + [Event("BID_TURN", state.first_bidder)]
 
-    # check ---------------------------------------------------------------------------------
-    def _check(self, state: State, action: Action) -> Verdict:
-        t = action.type
-        if t == ActionType.ABANDON:
-            return Verdict.ok("abandon (escape)")
-        if state.phase == BIDDING:
-            if t == ActionType.PASS:
-                return Verdict.ok("no bid")
-            if t != ActionType.BID:
-                return Verdict.no(Reason.WRONG_PHASE, "bidding: bid 1-3 or pass")
-            if not 1 <= action.value <= 3:
-                return Verdict.no(Reason.BAD_ACTION, f"a bid is 1, 2 or 3, not {action.value}")
-            if action.value <= max(state.bids):
-                return Verdict.no(Reason.BID_TOO_LOW,
-                                  f"bid {action.value} must exceed the highest bid {max(state.bids)}")
-            return Verdict.ok(f"bid {action.value}")
-        if t == ActionType.PASS:
-            if not state.table:
-                return Verdict.no(Reason.MUST_LEAD, "a leader may not pass (rule 8)")
-            return Verdict.ok("pass")
-        if t != ActionType.PLAY:
-            return Verdict.no(Reason.WRONG_PHASE, "playing: play cards or pass")
-        return self._check_play(state, action)
+    def _carry(self, finished: State) -> tuple:
+        return ((finished.first_bidder + 1) % SEATS,)
 
-    def _check_play(self, state: State, action: Action) -> Verdict:
-        hand_mask = state.hands[action.seat]
-        if action.cards:
-            if any(not 0 <= c < cardlib.CARDS_PER_DECK for c in action.cards):
-                return Verdict.no(Reason.UNKNOWN_CARD, "card ids are 0..53")
-            mask = cardlib.to_mask(action.cards)
-            if mask.bit_count() != len(action.cards):
-                return Verdict.no(Reason.DUPLICATE_CARD, "a card given twice")
-            if mask & ~hand_mask:
-                missing = cardlib.format_cards(cardlib.from_mask(mask & ~hand_mask))
-                return Verdict.no(Reason.CARDS_NOT_IN_HAND, f"not in hand: {missing}")
-        elif action.ranks:
-            if any(not 0 <= r < cardlib.NUM_RANKS for r in action.ranks):
-                return Verdict.no(Reason.UNKNOWN_CARD, "rank indexes are 0..14")
-            mask = _pick_cards(hand_mask, action.ranks)
-            if not mask:
-                return Verdict.no(Reason.CARDS_NOT_IN_HAND,
-                                  f"hand lacks {cardlib.format_ranks(action.ranks)}")
-        else:
-            return Verdict.no(Reason.BAD_ACTION, "a play needs cards")
+    # the play phase (tricks.TrickPlay) -------------------------------------------------------
+    def read_play(self, state: State, action: Action, mask: int) -> Verdict:
         readings = hot.readings(counts_of_mask(mask), state.options.rocket_as_kickers)
-        play, reason = choose_reading(readings, state.table, action.declared)
+        table = state.trick.top
+        play, reason = choose_reading(readings, table, action.declared)
         if not play:
             text = cardlib.format_cards(cardlib.from_mask(mask))
             message = {Reason.NOT_A_COMBINATION: f"{text} is not a combination",
-                       Reason.DECLARED_READING_INVALID: f"{text} cannot be read as {action.declared}",
-                       Reason.DOES_NOT_BEAT: f"{text} does not beat "
-                                             f"{format_play(state.table) if state.table else ''}"}[reason]
+                       DECLARED_READING_INVALID: f"{text} cannot be read as {action.declared}",
+                       Reason.DOES_NOT_BEAT: f"{text} does not beat {format_play(table) if table else ''}"}[reason]
             return Verdict.no(reason, message)
-        resolved = Action(action.seat, action.type, _ids_of(mask), (), action.value,
-                          action.declared)
+        resolved = Action(action.seat, PLAY, _ids_of(mask), (), action.value, action.declared)
         combo = to_combo(play)
         return Verdict.ok(combo.label, combo, resolved, play)
 
-    # apply ---------------------------------------------------------------------------------
-    def _apply(self, state: State, action: Action, verdict: Verdict):
-        step = state.step + 1
-        seat = action.seat
-        if action.type == ActionType.ABANDON:
-            return (state._replace(phase=FINISHED, to_act=(), abandoned=seat, step=step),
-                    [Event("ABANDON", seat), Event("FINISH", -1, values={"abandoned": seat})])
-        if state.phase == BIDDING:
-            return self._apply_bid(state, action, step)
-        if action.type == ActionType.PASS:
-            passes = state.passes + 1
-            nxt = (seat + 1) % SEATS
-            events = [Event("PASS", seat)]
-            if passes == SEATS - 1:
-                events.append(Event("TRICK_WON", nxt))
-                return state._replace(table=0, table_cards=0, passes=0, to_act=(nxt,),
-                                           step=step), events
-            return state._replace(passes=passes, to_act=(nxt,), step=step), events
-        play = verdict.detail
-        mask = cardlib.to_mask(action.cards)
-        hand = state.hands[seat] & ~mask
-        hands = state.hands[:seat] + (hand,) + state.hands[seat + 1:]
-        plays = state.plays[:seat] + (state.plays[seat] + 1,) + state.plays[seat + 1:]
-        bombs = state.bombs + (hot.play_kind(play) in (Kind.BOMB, Kind.ROCKET))
-        events = [Event("PLAY", seat, action.cards, to_combo(play))]
-        if bombs != state.bombs:
-            events.append(Event("BOMB", seat, values={"multiplier": 1 << bombs}))
-        done = hand == 0
-        if done:
-            events.append(Event("FINISH", seat, values={"winner": seat}))
-        return state._replace(hands=hands, plays=plays, bombs=bombs, table=play, table_seat=seat,
-            table_cards=mask, passes=0, to_act=() if done else ((seat + 1) % SEATS,),
-            phase=FINISHED if done else PLAYING, winner=seat if done else -1, step=step), events
-
-    def _apply_bid(self, state: State, action: Action, step: int):
-        seat = action.seat
-        value = action.value if action.type == ActionType.BID else 0
-        bids = state.bids[:seat] + (value,) + state.bids[seat + 1:]
-        events = [Event("BID", seat, values={"bid": value})]
-        if value < 3 and -1 in bids:
-            return state._replace(bids=bids, to_act=((seat + 1) % SEATS,), step=step), events
-        if max(bids) <= 0:  # rule 5: all passed, redeal from a derived stream
-            deal_no = state.deal_no + 1
-            hands, kitty = _deal_cards(rng.deal_key(state.seed, state.entropy), deal_no)
-            events.append(Event("REDEAL", state.first_bidder, values={"deal_no": deal_no}))
-            events += [Event("DEAL", s, cardlib.from_mask(h)) for s, h in enumerate(hands)]
-            return state._replace(deal_no=deal_no, hands=hands, kitty=kitty,
-                                       bids=(-1,) * SEATS, to_act=(state.first_bidder,),
-                                       step=step), events
-        landlord = bids.index(max(bids))
-        hands = tuple(h | state.kitty if s == landlord else h for s, h in enumerate(state.hands))
-        events.append(Event("LANDLORD", landlord, cardlib.from_mask(state.kitty),
-                            values={"base": max(bids)}))
-        return state._replace(bids=bids, hands=hands, phase=PLAYING, landlord=landlord,
-                                   base=max(bids), to_act=(landlord,), step=step), events
-
-    # legal actions ---------------------------------------------------------------------------
-    def _legal_actions(self, state: State, seat: int):
-        if state.phase == BIDDING:
-            top = max(state.bids)
-            return [(Action(seat, ActionType.PASS), None)] + [
-                (Action(seat, ActionType.BID, value=v), None) for v in range(max(top, 0) + 1, 4)]
-        out = [] if not state.table else [(Action(seat, ActionType.PASS), None)]
+    def legal_plays(self, state: State, seat: int):
         hand = state.hands[seat]
-        for play in legal_plays(hot.hand_counts(hand), state.table, state.options):
-            cards = _ids_of(hot.pick_cards(hand, hot.play_counts(play)))  # rule 12: lowest ids of a rank
-            out.append((Action(seat, ActionType.PLAY, cards, declared=hot.KIND_NAMES[hot.play_kind(play)]),
-                        to_combo(play)))
-        return out
+        return [(Action(seat, PLAY, _ids_of(hot.pick_cards(hand, hot.play_counts(play))),  # rule 12
+                        declared=hot.KIND_NAMES[hot.play_kind(play)]), to_combo(play))
+                for play in legal_plays(hot.hand_counts(hand), state.trick.top, state.options)]
 
-    # view and settlement -----------------------------------------------------------------------
-    def _view(self, state: State, seat: int) -> View:
-        return self._views(state, (seat,))[0]
+    def after_play(self, state: State, seat: int, verdict: Verdict, events: list) -> State:
+        plays = state.plays[:seat] + (state.plays[seat] + 1,) + state.plays[seat + 1:]
+        if hot.play_kind(verdict.detail) in (Kind.BOMB, Kind.ROCKET):
+            bombs = state.bombs + 1
+            events.append(Event("BOMB", seat, values={"multiplier": 1 << bombs}))
+            return state._replace(plays=plays, bombs=bombs)
+        return state._replace(plays=plays)
 
+    def round_over(self, state: State) -> bool:
+        return bool(state.out)  # rule 9: the first seat out ends the round
+
+    def finish(self, state: State, events: list) -> State:
+        events.append(Event("FINISH", state.out[0], values={"winner": state.out[0]}))
+        return state._replace(phase=FINISHED, to_act=())
+
+    def _abandon(self, state: State, seat: int):
+        return (state._replace(phase=FINISHED, to_act=(), abandoned=seat),
+                [Event("ABANDON", seat), Event("FINISH", -1, values={"abandoned": seat})])
+
+    # views, settlement, cards --------------------------------------------------------------------
     def _views(self, state: State, seats) -> list[View]:
         """Every seat's view shares one public part (the same objects: cheap to compare)."""
-        phase, public, sizes, table, table_cards, roles, counters = _public_view(state)
-        to_act, table_seat, finished, hands = state.to_act, state.table_seat, state.finished, state.hands
-        return [View(seat, phase, to_act, _ids_of(hands[seat]) if seat >= 0 else (), sizes, public,
-                     table, table_seat, table_cards, roles, counters, finished) for seat in seats]
+        phase, public, seat_views, table, table_seat, table_cards, counters = _public_view(state)
+        to_act, finished, hands = state.to_act, state.finished, state.hands
+        return [View(seat, phase, to_act, _ids_of(hands[seat]) if seat >= 0 else (), seat_views, public,
+                     table, table_seat, table_cards, counters, finished) for seat in seats]
 
     def _settle(self, state: State) -> Settlement:
         return settle(state)
 
-    # stateless helpers -------------------------------------------------------------------------
+    def card_zones(self, state: State):
+        zones = {f"hand{s}": cardlib.from_mask(h) for s, h in enumerate(state.hands)}
+        zones["played"] = cardlib.from_mask(state.played)
+        if state.landlord < 0:  # the kitty joins the landlord's hand
+            zones["kitty"] = cardlib.from_mask(state.kitty)
+        return zones
+
+    def titles(self, totals) -> list[str]:
+        """Level titles (级别) of cumulative points."""
+        return [title_for(t) for t in totals]
+
+    # stateless helpers ---------------------------------------------------------------------------
     def classify(self, cards_text: str, options: Options) -> list[Combo]:
         return [to_combo(p) for p in classify(parse_hand(cards_text), options)]
 
@@ -440,18 +443,23 @@ class Doudizhu(Game):
         """
         b, reason = choose_reading(classify(parse_hand(b_text), options), 0)
         if not b:
-            raise InvalidAction(f"{b_text!r} is not a combination", reason)
+            raise InvalidAction(f"{b_text[:40]!r} is not a combination", reason)
         a_readings = classify(parse_hand(a_text), options)
         if not a_readings:
-            raise InvalidAction(f"{a_text!r} is not a combination", Reason.NOT_A_COMBINATION)
+            raise InvalidAction(f"{a_text[:40]!r} is not a combination", Reason.NOT_A_COMBINATION)
         a, _ = choose_reading(a_readings, b)
         return bool(a), to_combo(a or choose_reading(a_readings, 0)[0]), to_combo(b)
+
+    def hint_strings(self, hand_text: str, table_text: str, options: Options, table_kind: str = "") -> list[str]:
+        return legal_rank_strings(hand_text, table_text, options, table_kind)
 
     # serialization ---------------------------------------------------------------------------
     def pack(self, state: State) -> bytes:
         """marshal format 2: no back-references, so equal states pack to equal bytes whatever
         else holds their values (format 3+ flags objects by their reference count)."""
-        return marshal.dumps((option_values(state.options), *state[1:]), 2)
+        values = list(state)
+        values[0], values[_MATCH], values[_TRICK] = option_values(state.options), tuple(state.match), tuple(state.trick)
+        return marshal.dumps(tuple(values), 2)  # marshal takes plain tuples only
 
     def unpack(self, data: bytes) -> State:
         """Raises: InvalidAction (STATE_TOKEN_INVALID) on bytes that are no packed state."""
@@ -459,7 +467,10 @@ class Doudizhu(Game):
             values = marshal.loads(data)
             if type(values) is not tuple or len(values) != len(State._fields):
                 raise ValueError("not a packed state")
-            state = State(_options_of(values[0]), *values[1:])
+            values = list(values)
+            values[0], values[_MATCH], values[_TRICK] = (_options_of(values[0]), Match(*values[_MATCH]),
+                                                         Trick(*values[_TRICK]))
+            state = State._make(values)
             if len(state.hands) != SEATS or len(state.bids) != SEATS or len(state.plays) != SEATS:
                 raise ValueError("not a packed state")
             return state
@@ -467,6 +478,7 @@ class Doudizhu(Game):
             raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
 
 
+PHASE_NAMES = tuple(p.name for p in Doudizhu.phases)
 # roles by landlord seat (-1: not yet known)
 _ROLES = {-1: ("",) * SEATS, **{ll: tuple("landlord" if s == ll else "farmer" for s in range(SEATS))
                                for ll in range(SEATS)}}
@@ -475,17 +487,20 @@ _ROLES = {-1: ("",) * SEATS, **{ll: tuple("landlord" if s == ll else "farmer" fo
 def _public_view(state: State) -> tuple:
     """What every seat's view of ``state`` shares (built once per state by ``_views``; the
     mappings are shared between the views and never changed)."""
-    public = {"kitty": _ids_of(state.kitty)} if state.phase != BIDDING else {}
-    if state.finished:
-        public["hands_left"] = tuple(c for h in state.hands for c in cardlib.from_mask(h))
-    bids, hands = state.bids, state.hands
+    public = {"kitty": _ids_of(state.kitty), "played": _ids_of(state.played)} if state.phase != BIDDING else {}
+    bids, hands, plays, landlord = state.bids, state.hands, state.plays, state.landlord
+    roles = _ROLES[landlord]
+    over = state.finished
+    seat_views = tuple(
+        SeatView(hands[s].bit_count(), roles[s], -1 if landlord < 0 else int(s != landlord),
+                 {"bid": bids[s], "plays": plays[s]}, {"hand": _ids_of(hands[s])} if over else EMPTY)
+        for s in range(SEATS))
+    trick = state.trick
     counters = {"base": state.base, "multiplier": 1 << state.bombs, "bombs": state.bombs,
-                "first_bidder": state.first_bidder, "deal_no": state.deal_no,
-                "landlord": state.landlord, "passes": state.passes,
-                "bid0": bids[0], "bid1": bids[1], "bid2": bids[2]}
-    return (PHASE_NAMES[state.phase], public, (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count()),
-            to_combo(state.table) if state.table else None, _ids_of(state.table_cards),
-            _ROLES[state.landlord], counters)
+                "first_bidder": state.first_bidder, "deal_no": state.deal_no, "landlord": landlord,
+                "passes": trick.passed.bit_count(), "round": state.match.round}
+    return (PHASE_NAMES[state.phase], public, seat_views, to_combo(trick.top) if trick.top else None,
+            trick.top_seat, _ids_of(trick.top_cards), counters)
 
 
 @functools.lru_cache(maxsize=256)
@@ -511,9 +526,7 @@ def settle(state: State) -> Settlement:
         points = tuple(-penalty if s == state.abandoned else 0 for s in range(SEATS))
         coins_pen = penalty * n + (fee if o.scoring == "coins_fixed_fee" else 0)
         coins = tuple(-coins_pen if s == state.abandoned else 0 for s in range(SEATS))
-        return Settlement(points, (), "abandoned",
-                          (("penalty", penalty), ("escaped_seat", state.abandoned),
-                           ("next_first_bidder", (state.first_bidder + 1) % SEATS)),
+        return Settlement(points, (), "abandoned", (("penalty", penalty), ("escaped_seat", state.abandoned)),
                           house=penalty, coins=coins if o.scoring != "points" else (),
                           coins_house=coins_pen if o.scoring != "points" else 0, mode=o.scoring)
     landlord = state.landlord
@@ -528,8 +541,7 @@ def settle(state: State) -> Settlement:
     points = tuple(sign * 2 * unit if s == landlord else -sign * unit for s in range(SEATS))
     winners = (landlord,) if landlord_won else tuple(farmers)
     breakdown = (("base", state.base), ("multiplier", multiplier), ("bombs", state.bombs),
-                 ("spring", int(spring)), ("anti_spring", int(anti_spring)),
-                 ("landlord", landlord), ("next_first_bidder", (state.first_bidder + 1) % SEATS))
+                 ("spring", int(spring)), ("anti_spring", int(anti_spring)), ("landlord", landlord))
     coins, house = (), 0
     if o.scoring == "coins_fixed_fee":
         coins = tuple((1 if s in winners else -1) * unit * (2 if s == landlord else 1) * n - fee

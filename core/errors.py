@@ -1,51 +1,22 @@
-"""Errors the rules raise, each with a machine reason code.
+"""Errors the rules raise, each with a machine reason name.
 
-`Reason` mirrors the proto enum `referee.v1.ReasonCode` name for name (a test keeps them equal);
-the service maps the exception classes to gRPC status codes in one place.
+A reason is a string (``"NOT_YOUR_TURN"``). The common reasons, the same for every game, are
+the attributes of :class:`Reason`; their table below says which exception (hence which gRPC
+status) each belongs to, and the proto enum ``referee.v1.ReasonCode`` lists the same names with
+its ``REASON_CODE_`` prefix (a test keeps them equal). A game adds its own reasons as plain
+strings listed in its ``Game.reasons`` (``"NOT_WIN"``, ``"BID_TOO_LOW"``): they are always rule
+refusals, :class:`IllegalAction`. The service maps the exception classes to status codes in one
+place.
 """
-from enum import IntEnum
-
-
-class Reason(IntEnum):
-    REASON_UNSPECIFIED = 0
-    OK = 1
-    # malformed input (INVALID_ARGUMENT)
-    MALFORMED_REQUEST = 10
-    UNKNOWN_CARD = 11
-    DUPLICATE_CARD = 12
-    BAD_OPTION = 13
-    BAD_SEAT_COUNT = 14
-    BAD_SEAT = 15
-    BAD_ACTION = 16
-    STATE_TOKEN_INVALID = 17
-    BAD_SEED = 18
-    # unknown names (NOT_FOUND)
-    UNKNOWN_GAME = 20
-    UNKNOWN_PRESET = 21
-    # breaks a rule or the state forbids it (FAILED_PRECONDITION)
-    NOT_YOUR_TURN = 30
-    GAME_OVER = 31
-    GAME_NOT_FINISHED = 32
-    WRONG_PHASE = 33
-    CARDS_NOT_IN_HAND = 34
-    NOT_A_COMBINATION = 35
-    DOES_NOT_BEAT = 36
-    MUST_LEAD = 37
-    BID_TOO_LOW = 38
-    STALE_STATE = 39
-    DECLARED_READING_INVALID = 40
-    NOT_WIN = 41
-    UNDER_8 = 42
-    # limits (RESOURCE_EXHAUSTED)
-    REQUEST_TOO_LARGE = 50
+from __future__ import annotations
 
 
 class RefereeError(Exception):
-    """Base: a reason code and a human message."""
+    """Base: a reason name and a human message."""
 
-    reason: Reason = Reason.REASON_UNSPECIFIED
+    reason: str = "REASON_UNSPECIFIED"
 
-    def __init__(self, message: str, reason: Reason | None = None):
+    def __init__(self, message: str, reason: str | None = None):
         super().__init__(message)
         if reason is not None:
             self.reason = reason
@@ -58,32 +29,99 @@ class RefereeError(Exception):
 class InvalidAction(RefereeError, ValueError):
     """Input that cannot be parsed or names nothing real (bad card, bad option, bad seat)."""
 
-    reason = Reason.MALFORMED_REQUEST
+    reason = "MALFORMED_REQUEST"
 
 
 class IllegalAction(RefereeError):
     """A well-formed action that breaks a rule or is not allowed in this state."""
 
-    reason = Reason.REASON_UNSPECIFIED
-
 
 class UnknownName(RefereeError, LookupError):
     """An unknown game or preset."""
 
-    reason = Reason.UNKNOWN_GAME
+    reason = "UNKNOWN_GAME"
 
 
 class LimitExceeded(RefereeError):
     """A request larger than the service accepts."""
 
-    reason = Reason.REQUEST_TOO_LARGE
+    reason = "REQUEST_TOO_LARGE"
 
 
-def error_for(reason: Reason, message: str) -> RefereeError:
-    """The exception a refusal with ``reason`` raises: malformed input (codes 10-19) is an
-    InvalidAction, unknown names (20-29) UnknownName, limits (50-59) LimitExceeded, the rest
-    (rules and state, 30-49) IllegalAction."""
-    for low, cls in ((50, LimitExceeded), (30, IllegalAction), (20, UnknownName), (0, InvalidAction)):
-        if reason >= low:
-            return cls(message, reason)
-    raise AssertionError("unreachable")
+class Unsupported(RefereeError):
+    """A capability the game does not have (e.g. Classify for a tile game)."""
+
+    reason = "UNSUPPORTED"
+
+
+# name: (exception class, meaning); None for OK, which refuses nothing
+COMMON_REASONS: dict[str, tuple[type | None, str]] = {
+    "OK": (None, "the action is legal (ValidateResponse only)"),
+    # INVALID_ARGUMENT: the request cannot be understood
+    "MALFORMED_REQUEST": (InvalidAction, "a required field is missing, a value cannot be used, or the request does not parse"),
+    "UNKNOWN_CARD": (InvalidAction, "a card id or card text names no card of the game's card space"),
+    "DUPLICATE_CARD": (InvalidAction, "a card is given more often than the decks hold it"),
+    "BAD_OPTION": (InvalidAction, "an option is unknown to the game, or its value is not allowed"),
+    "BAD_SEAT_COUNT": (InvalidAction, "the game is not played by that many seats"),
+    "BAD_SEAT": (InvalidAction, "no such seat at this table"),
+    "BAD_ACTION": (InvalidAction, "the action kind or its values are not meaningful for this game"),
+    "STATE_TOKEN_INVALID": (InvalidAction, "the state token does not open: tampered, truncated, unknown key or another game"),
+    "BAD_SEED": (InvalidAction, "the seed or the entropy is unusable (length)"),
+    # NOT_FOUND: an unknown name
+    "UNKNOWN_GAME": (UnknownName, "no game with that id (see ListGames)"),
+    "UNKNOWN_PRESET": (UnknownName, "the game has no preset of that name (see ListGames)"),
+    # FAILED_PRECONDITION: well formed, but the rules or the state forbid it
+    "NOT_YOUR_TURN": (IllegalAction, "the seat is not awaited now"),
+    "GAME_OVER": (IllegalAction, "the round is over"),
+    "GAME_NOT_FINISHED": (IllegalAction, "the round is not finished (Score, or the next round of a match)"),
+    "WRONG_PHASE": (IllegalAction, "the action kind belongs to another phase of the game"),
+    "CARDS_NOT_IN_HAND": (IllegalAction, "the seat does not hold those cards"),
+    "NOT_A_COMBINATION": (IllegalAction, "the cards form no combination of the game"),
+    "DOES_NOT_BEAT": (IllegalAction, "the combination does not beat the table"),
+    "MUST_LEAD": (IllegalAction, "the seat leads and may not pass"),
+    "STALE_STATE": (IllegalAction, "expected_seq differs from the token's sequence number"),
+    "MATCH_OVER": (IllegalAction, "the match has played all its rounds: no next round"),
+    # RESOURCE_EXHAUSTED
+    "REQUEST_TOO_LARGE": (LimitExceeded, "too many actions, cards or values in one request"),
+    # UNIMPLEMENTED
+    "UNSUPPORTED": (Unsupported, "the game does not have this capability (see GameInfo.capabilities)"),
+}
+
+
+class Reason:
+    """The common reason names as attributes: ``Reason.NOT_YOUR_TURN == "NOT_YOUR_TURN"``."""
+
+    OK = "OK"
+    MALFORMED_REQUEST = "MALFORMED_REQUEST"
+    UNKNOWN_CARD = "UNKNOWN_CARD"
+    DUPLICATE_CARD = "DUPLICATE_CARD"
+    BAD_OPTION = "BAD_OPTION"
+    BAD_SEAT_COUNT = "BAD_SEAT_COUNT"
+    BAD_SEAT = "BAD_SEAT"
+    BAD_ACTION = "BAD_ACTION"
+    STATE_TOKEN_INVALID = "STATE_TOKEN_INVALID"
+    BAD_SEED = "BAD_SEED"
+    UNKNOWN_GAME = "UNKNOWN_GAME"
+    UNKNOWN_PRESET = "UNKNOWN_PRESET"
+    NOT_YOUR_TURN = "NOT_YOUR_TURN"
+    GAME_OVER = "GAME_OVER"
+    GAME_NOT_FINISHED = "GAME_NOT_FINISHED"
+    WRONG_PHASE = "WRONG_PHASE"
+    CARDS_NOT_IN_HAND = "CARDS_NOT_IN_HAND"
+    NOT_A_COMBINATION = "NOT_A_COMBINATION"
+    DOES_NOT_BEAT = "DOES_NOT_BEAT"
+    MUST_LEAD = "MUST_LEAD"
+    STALE_STATE = "STALE_STATE"
+    MATCH_OVER = "MATCH_OVER"
+    REQUEST_TOO_LARGE = "REQUEST_TOO_LARGE"
+    UNSUPPORTED = "UNSUPPORTED"
+
+
+assert {k for k in vars(Reason) if not k.startswith("_")} == set(COMMON_REASONS)
+
+
+def error_for(reason: str, message: str) -> RefereeError:
+    """The exception a refusal with ``reason`` raises: a common reason's own class, a game's
+    reason (a rule) IllegalAction."""
+    cls = COMMON_REASONS.get(reason, (IllegalAction, ""))[0] or IllegalAction
+    return cls(message, reason)

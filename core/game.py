@@ -1,31 +1,42 @@
 """The surface every game exposes, and the policy shared by all of them.
 
-A game is a `Game` subclass instance registered in :mod:`referee.core.registry`. States are
-immutable; ``apply`` returns a new state and the events it caused. Shared policy lives here
-once: an action for a finished game, an unknown seat or a seat that is not awaited is refused
-before the game's own ``_check`` sees it.
+A game is a `Game` subclass instance registered in :mod:`referee.core.registry`. It declares
+itself as data (OpenSpiel's GameType, boardgame.io's game object): its options with their
+defaults, presets, the action kinds it accepts, its own reason names, the keys of its view
+counters and event values, its phases and its capabilities. ListGames publishes all of it; the
+service reads nothing else, so adding a game never touches the service.
 
-An ABANDON (a player leaves, 逃跑) is taken from any seat at any time.
+States are immutable; ``apply`` returns a new state and the events it caused. Shared policy
+lives here once: an action for a finished round, an unknown seat or kind, card ids outside the
+game's card space, a seat that is not awaited or a kind of another phase is refused before the
+game's phase sees it; an ABANDON (a player leaves, 逃跑) is taken from any seat at any time;
+``step`` counts applied actions (the token's sequence number).
 
-Every state has at least: ``num_seats``, ``to_act``, ``finished``, ``step``, ``seed``,
-``entropy`` (the caller's) and ``options``.
+Every state has at least: ``num_seats``, ``phase`` (an index into ``Game.phases``), ``to_act``
+(the seats whose decision is awaited: one in turn-based play, several for simultaneous
+decisions), ``finished``, ``step``, ``seed``, ``entropy``, ``options`` and ``match``.
 
-Seats are ints 0..n-1. ``State.to_act`` is the tuple of seats whose decision is awaited: one
-seat in turn-based play, several for simultaneous decisions (claims, simultaneous plays).
-``State.step`` counts applied actions; the service uses it as the token's sequence number.
+Matches: a round may start from a finished one. ``next_round(finished)`` gives the
+:class:`Match` record of the following round (its number, every seat's points so far and what
+the game's rules carry over: a dealer, a first bidder, banks); ``deal(..., match=...)`` starts
+from it. The service reads the finished round from its sealed token, never from the caller.
 """
 from __future__ import annotations
 
 import dataclasses
-import enum
 import functools
 import hashlib
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, Mapping, NamedTuple, TypeVar
+from typing import Any, ClassVar, Iterable, Mapping, NamedTuple
 
-from .cards import PokerNotation
-from .errors import IllegalAction, InvalidAction, Reason, UnknownName, error_for
+from .cards import PokerNotation, to_mask
+from .errors import IllegalAction, InvalidAction, Reason, UnknownName, Unsupported, error_for
+
+EMPTY: Mapping = MappingProxyType({})
+
+# the action kinds every game reads the same way (proto referee.v1.ActionKind)
+PASS, PLAY, ABANDON = "PASS", "PLAY", "ABANDON"
 
 
 @functools.lru_cache(maxsize=256)
@@ -35,20 +46,21 @@ def option_values(options) -> tuple:
     return tuple(getattr(options, f.name) for f in dataclasses.fields(options))
 
 
-class ActionType(enum.IntEnum):
-    """Action kinds across games (values mirror proto `referee.v1.ActionType`)."""
+class ActionKind(NamedTuple):
+    """An action kind a game accepts: its name, what it does and the Action fields it reads
+    (``cards``, ``value``, ``declared``)."""
 
-    ACTION_TYPE_UNSPECIFIED = 0
-    PASS = 1
-    PLAY = 2
-    BID = 3
-    ABANDON = 4
-    DRAW = 5
-    DISCARD = 6
-    CHOW = 7
-    PUNG = 8
-    KONG = 9
-    WIN = 10
+    name: str
+    help: str
+    fields: tuple[str, ...] = ()
+
+
+COMMON_KINDS = {
+    PASS: ActionKind(PASS, "decline to play, bid or claim (不出 / 不叫 / 过)"),
+    PLAY: ActionKind(PLAY, "play the cards given (ids, card text, or ranks: the game picks the cards)",
+                     ("cards", "declared")),
+    ABANDON: ActionKind(ABANDON, "leave the round (逃跑): any seat, any time; the round ends"),
+}
 
 
 class Action(NamedTuple):
@@ -56,7 +68,7 @@ class Action(NamedTuple):
     that let the caller name ranks only (the game then picks the concrete cards)."""
 
     seat: int
-    type: ActionType
+    kind: str
     cards: tuple[int, ...] = ()
     ranks: tuple[int, ...] = ()
     value: int = 0
@@ -79,11 +91,11 @@ class Verdict(NamedTuple):
     """What ``check`` says of an action (a NamedTuple: built on every Validate and Play)."""
 
     legal: bool
-    reason: Reason
+    reason: str
     message: str = ""
     combo: Combo | None = None
     action: Action | None = None  # the action resolved to concrete cards, when legal
-    detail: Any = None  # what the game's check learned, handed to its _apply
+    detail: Any = None  # what the game's check learned, handed to its apply
 
     @classmethod
     def ok(cls, message: str = "legal", combo: Combo | None = None, action: Action | None = None,
@@ -91,18 +103,39 @@ class Verdict(NamedTuple):
         return cls(True, Reason.OK, message, combo, action, detail)
 
     @classmethod
-    def no(cls, reason: Reason, message: str):
+    def no(cls, reason: str, message: str):
         return cls(False, reason, message)
 
 
 class Event(NamedTuple):
-    """Something an action caused (a NamedTuple, like View: built on every Play)."""
+    """Something an action caused (a NamedTuple, like View: built on every Play). Its types and
+    value keys are the game's, listed in ``Game.event_types``."""
 
-    type: str  # DEAL, REDEAL, BID, LANDLORD, KITTY, PLAY, PASS, TRICK_WON, BOMB, ABANDON, FINISH
+    type: str
     seat: int = -1
     cards: tuple[int, ...] = ()
     combo: Combo | None = None
-    values: Mapping[str, int] = MappingProxyType({})
+    values: Mapping[str, int] = EMPTY
+
+
+class Meld(NamedTuple):
+    """A group of cards a seat shows (a mahjong chow, pung or kong): its kind, the cards (empty
+    while face down) and the seat it was claimed from (-1: none)."""
+
+    kind: str
+    cards: tuple[int, ...]
+    from_seat: int = -1
+
+
+class SeatView(NamedTuple):
+    """What everybody may see of one seat."""
+
+    hand_size: int
+    role: str = ""
+    team: int = -1
+    counters: Mapping[str, int] = EMPTY  # keys: Game.seat_counters
+    cards: Mapping[str, tuple[int, ...]] = EMPTY  # keys: Game.seat_cards (a river, flowers)
+    melds: tuple[Meld, ...] = ()
 
 
 class View(NamedTuple):
@@ -112,20 +145,19 @@ class View(NamedTuple):
     phase: str
     to_act: tuple[int, ...]
     hand: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    public_cards: Mapping[str, tuple[int, ...]]  # e.g. {"kitty": (...)} once shown
+    seats: tuple[SeatView, ...]
+    public_cards: Mapping[str, tuple[int, ...]]  # keys: Game.public_cards (a kitty once shown)
     table: Combo | None  # the combination to beat, None on a free lead
     table_seat: int
     table_cards: tuple[int, ...]
-    roles: tuple[str, ...]  # per seat: "landlord", "farmer", "" ...
-    counters: Mapping[str, int]  # game numbers: base, multiplier, bids, ...
+    counters: Mapping[str, int]  # keys: Game.counters
     finished: bool
 
 
 @dataclass(frozen=True, slots=True)
 class Settlement:
     """Result of a round. ``points`` per seat; ``house`` what the house gains (escape, fees);
-    zero-sum means ``sum(points) + house == 0``."""
+    the round balances when ``sum(points) + house == 0``."""
 
     points: tuple[int, ...]
     winners: tuple[int, ...]
@@ -135,6 +167,15 @@ class Settlement:
     coins: tuple[int, ...] = ()
     coins_house: int = 0
     mode: str = "points"
+
+
+class Match(NamedTuple):
+    """Where a round stands in its match: rounds dealt before it, each seat's points over them,
+    and what the game's rules carry into it (its own values, e.g. the dealer)."""
+
+    round: int = 0
+    totals: tuple[int, ...] = ()
+    carry: tuple = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +189,11 @@ class OptionInfo:
     help: str = ""
 
 
-S = TypeVar("S")
-O = TypeVar("O")
+class EventType(NamedTuple):
+    """An event type a game emits: what it means and its ``values`` keys."""
+
+    help: str
+    values: Mapping[str, str] = EMPTY
 
 
 def option(default, help: str, allowed: tuple = (), minimum=None, maximum=None):
@@ -158,19 +202,62 @@ def option(default, help: str, allowed: tuple = (), minimum=None, maximum=None):
                                             "minimum": minimum, "maximum": maximum})
 
 
-class Game(Generic[S, O]):
-    """Base for all games. Subclasses set the class attributes and implement the _methods."""
+class Phase:
+    """One phase of a game (bidding, play, a claim window ...): the action kinds it accepts and
+    their legal/check/apply. ``check`` and ``apply`` see only actions that passed the shared
+    policy (seat awaited, kind of this phase); ``apply`` returns the next state without
+    counting the step (the game does) and the events."""
+
+    name: str = ""
+    kinds: frozenset = frozenset()
+
+    def legal(self, game: Game, state, seat: int) -> list[tuple[Action, Combo | None]]:
+        return []
+
+    def check(self, game: Game, state, action: Action) -> Verdict:
+        raise NotImplementedError
+
+    def apply(self, game: Game, state, action: Action, verdict: Verdict):
+        raise NotImplementedError
+
+
+class Finished(Phase):
+    """The phase of a round that is over: it accepts nothing."""
+
+    name = "finished"
+
+
+class Game:
+    """Base for all games. Subclasses set the class attributes and implement the hooks."""
 
     id: ClassVar[str]
     name: ClassVar[str]
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
-    decks: ClassVar[int] = 1
-    notation: ClassVar[Any] = PokerNotation(1)  # card ids and text of the API (cards.PokerNotation)
+    default_seats: ClassVar[int] = 0  # 0: min_seats
+    notation: ClassVar[Any] = PokerNotation(1)  # the card space: ids and text (cards.PokerNotation)
     Options: ClassVar[type]
-    # event types whose cards only the event's own seat may see (the rest see the event bare)
-    private_events: ClassVar[frozenset] = frozenset({"DEAL"})
     presets: ClassVar[Mapping[str, Any]] = {}
+    phases: ClassVar[tuple[Phase, ...]]
+    # what ListGames publishes besides the options
+    action_kinds: ClassVar[tuple[ActionKind, ...]] = (COMMON_KINDS[PASS], COMMON_KINDS[PLAY],
+                                                      COMMON_KINDS[ABANDON])
+    reasons: ClassVar[Mapping[str, str]] = {}  # the game's own reason names -> meaning
+    counters: ClassVar[Mapping[str, str]] = {}  # View.counters keys -> meaning
+    seat_counters: ClassVar[Mapping[str, str]] = {}  # SeatView.counters keys
+    public_cards: ClassVar[Mapping[str, str]] = {}  # View.public_cards keys
+    seat_cards: ClassVar[Mapping[str, str]] = {}  # SeatView.cards keys
+    roles: ClassVar[Mapping[str, str]] = {}  # SeatView.role values
+    event_types: ClassVar[Mapping[str, EventType]] = {}
+    private_events: ClassVar[frozenset] = frozenset({"DEAL"})  # cards seen by the event's seat only
+    extras: ClassVar[tuple[str, ...]] = ()  # the game's own API (a per-game proto and service)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "action_kinds" in cls.__dict__:
+            cls._kind_names = frozenset(k.name for k in cls.action_kinds)
+
+    _kind_names: ClassVar[frozenset] = frozenset((PASS, PLAY, ABANDON))
 
     # --- options -------------------------------------------------------------------------
     def option_infos(self) -> tuple[OptionInfo, ...]:
@@ -182,16 +269,16 @@ class Game(Generic[S, O]):
                                     f.metadata.get("help", "")))
         return tuple(infos)
 
-    def make_options(self, preset: str = "", overrides: Mapping[str, Any] | None = None) -> O:
+    def make_options(self, preset: str = "", overrides: Mapping[str, Any] | None = None):
         """Options from a preset (or the spec's defaults) with named overrides checked.
 
         Raises:
             UnknownName: unknown preset (UNKNOWN_PRESET).
-            InvalidAction: unknown option or value out of range (BAD_OPTION).
+            InvalidAction: unknown option or value of the wrong type or out of range (BAD_OPTION).
         """
         if preset:
             if preset not in self.presets:
-                raise UnknownName(f"game {self.id!r} has no preset {preset!r}", Reason.UNKNOWN_PRESET)
+                raise UnknownName(f"game {self.id!r} has no preset {preset[:40]!r}", Reason.UNKNOWN_PRESET)
             base = self.presets[preset]
         else:
             base = self.Options()
@@ -201,7 +288,7 @@ class Game(Generic[S, O]):
         for name, value in overrides.items():
             info = infos.get(name)
             if info is None:
-                raise InvalidAction(f"game {self.id!r} has no option {name!r}", Reason.BAD_OPTION)
+                raise InvalidAction(f"game {self.id!r} has no option {str(name)[:40]!r}", Reason.BAD_OPTION)
             is_int = isinstance(value, int) and not isinstance(value, bool)
             bad = ((info.type == "bool" and not isinstance(value, bool))
                    or (info.type == "int" and not is_int)
@@ -210,35 +297,104 @@ class Game(Generic[S, O]):
                    or (info.minimum is not None and is_int and value < info.minimum)
                    or (info.maximum is not None and is_int and value > info.maximum))
             if bad:
-                raise InvalidAction(f"option {name}={value!r} is not allowed", Reason.BAD_OPTION)
-        return dataclasses.replace(base, **overrides)
+                raise InvalidAction(f"option {name}={str(value)[:40]!r} is not allowed "
+                                    f"({info.type}{_range_text(info)})", Reason.BAD_OPTION)
+        return self._checked_options(dataclasses.replace(base, **overrides))
 
-    # --- the surface -----------------------------------------------------------------------
-    def deal(self, options: O, seed: bytes, entropy: bytes = b"", seats: int = 0) -> S:
-        """A new round dealt from ``seed`` (+ caller ``entropy``); seats 0 means the default."""
-        seats = seats or self.min_seats
+    def _checked_options(self, options):
+        """A game may refuse combinations of options here (InvalidAction BAD_OPTION)."""
+        return options
+
+    # --- capabilities --------------------------------------------------------------------------
+    def capabilities(self) -> tuple[str, ...]:
+        """What ListGames reports: ``classify``, ``compare``, ``hints`` (legal plays as text)
+        when the game implements them, then its extras."""
+        own = [name for name, method in (("classify", "classify"), ("compare", "compare"),
+                                         ("hints", "hint_strings"))
+               if getattr(type(self), method) is not getattr(Game, method)]
+        return tuple(own) + tuple(self.extras)
+
+    def kind_names(self) -> frozenset:
+        return self._kind_names
+
+    # --- the round ---------------------------------------------------------------------------
+    def deal(self, options, seed: bytes, entropy: bytes = b"", seats: int = 0, match: Match | None = None):
+        """A new round dealt from ``seed`` (+ ``entropy``); seats 0 means the default; ``match``
+        continues a match (see ``next_round``)."""
+        seats = seats or self.default_seats or self.min_seats
         if not self.min_seats <= seats <= self.max_seats:
             raise InvalidAction(f"{self.id} is played by {self.min_seats}-{self.max_seats} seats, not {seats}",
                                 Reason.BAD_SEAT_COUNT)
-        return self._deal(options, seed, entropy, seats)
+        return self._deal(options, seed, entropy, seats, match or Match(0, (0,) * seats))
 
-    def deal_events(self, state: S) -> list[Event]:
+    def deal_events(self, state) -> list[Event]:
         """Events announcing a fresh deal (one DEAL per seat with its cards)."""
         return []
 
-    def check(self, state: S, action: Action) -> Verdict:
+    def next_round(self, finished) -> Match:
+        """The match record of the round after ``finished``: the round number, each seat's
+        points so far and the game's carry-over.
+
+        Raises:
+            IllegalAction: the round is not finished (GAME_NOT_FINISHED) or the match is over
+                (MATCH_OVER).
+        """
+        if not finished.finished:
+            raise IllegalAction("the round is not finished", Reason.GAME_NOT_FINISHED)
+        if self.match_over(finished):
+            raise IllegalAction(f"the match ended with round {finished.match.round + 1}", Reason.MATCH_OVER)
+        points = self.settle(finished).points
+        totals = tuple(a + b for a, b in zip(finished.match.totals, points))
+        return Match(finished.match.round + 1, totals, self._carry(finished))
+
+    def match_over(self, state) -> bool:
+        """Whether the match ends with the finished round ``state`` (a game with a round limit)."""
+        return False
+
+    def _carry(self, finished) -> tuple:
+        """What the game's rules carry from ``finished`` into the next round."""
+        return ()
+
+    def check(self, state, action: Action) -> Verdict:
         """Is ``action`` legal now? Never raises for a well-formed action; changes nothing."""
         if state.finished:
             return Verdict.no(Reason.GAME_OVER, "the round is over")
         if not 0 <= action.seat < state.num_seats:
             return Verdict.no(Reason.BAD_SEAT, f"no seat {action.seat}")
-        if action.type is not ActionType.ABANDON and action.seat not in state.to_act:
+        kind = action.kind
+        if kind not in self._kind_names:
+            return Verdict.no(Reason.BAD_ACTION, f"{self.id} has no action {kind[:20]!r} "
+                                                 f"(kinds: {', '.join(sorted(self._kind_names))})")
+        bad = self._bad_cards(action)
+        if bad is not None:
+            return bad
+        if kind == ABANDON:
+            return Verdict.ok("abandon (escape)")
+        if action.seat not in state.to_act:
             return Verdict.no(Reason.NOT_YOUR_TURN,
                               f"seat {action.seat} is not to act (awaiting {list(state.to_act)})")
-        return self._check(state, action)
+        phase = self.phases[state.phase]
+        if kind not in phase.kinds:
+            return Verdict.no(Reason.WRONG_PHASE,
+                              f"{phase.name}: {', '.join(sorted(phase.kinds))}, not {kind}")
+        return phase.check(self, state, action)
 
-    def apply(self, state: S, action: Action) -> tuple[S, list[Event]]:
-        """Apply a legal action.
+    def _bad_cards(self, action: Action) -> Verdict | None:
+        cards = action.cards
+        if cards:
+            limit = self.notation.id_count
+            if min(cards) < 0 or max(cards) >= limit:
+                return Verdict.no(Reason.UNKNOWN_CARD, f"card ids are 0..{limit - 1}")
+            if len(set(cards)) != len(cards):
+                return Verdict.no(Reason.DUPLICATE_CARD, "a card given twice")
+        if action.ranks:
+            limit = self.notation.rank_count
+            if min(action.ranks) < 0 or max(action.ranks) >= limit:
+                return Verdict.no(Reason.UNKNOWN_CARD, f"rank indexes are 0..{limit - 1}")
+        return None
+
+    def apply(self, state, action: Action):
+        """Apply a legal action: (next state, events).
 
         Raises:
             IllegalAction: the verdict's reason (InvalidAction for a malformed action).
@@ -246,56 +402,137 @@ class Game(Generic[S, O]):
         verdict = self.check(state, action)
         if not verdict.legal:
             raise error_for(verdict.reason, verdict.message)
-        return self._apply(state, verdict.action or action, verdict)
+        action = verdict.action or action
+        if action.kind == ABANDON:
+            nxt, events = self._abandon(state, action.seat)
+        else:
+            nxt, events = self.phases[state.phase].apply(self, state, action, verdict)
+        return nxt._replace(step=state.step + 1), events
 
-    def legal_actions(self, state: S, seat: int) -> list[tuple[Action, Combo | None]]:
-        """Every distinct legal action of ``seat`` now, in the game's documented order."""
+    def _abandon(self, state, seat: int):
+        """The round ends: the seat left (逃跑). Games say what it costs in their settlement."""
+        return (state._replace(phase=len(self.phases) - 1, to_act=(), abandoned=seat),
+                [Event("ABANDON", seat)])
+
+    def legal_actions(self, state, seat: int) -> list[tuple[Action, Combo | None]]:
+        """Every distinct legal action of ``seat`` now, in the game's documented order (ABANDON,
+        always possible, is not listed)."""
         if state.finished or seat not in state.to_act:
             return []
-        return self._legal_actions(state, seat)
+        return self.phases[state.phase].legal(self, state, seat)
 
-    def view(self, state: S, seat: int) -> View:
-        if not -1 <= seat < state.num_seats:
-            raise InvalidAction(f"no seat {seat}", Reason.BAD_SEAT)
-        return self._view(state, seat)
+    def phase_name(self, state) -> str:
+        return self.phases[state.phase].name
 
-    def views(self, state: S, seats) -> list[View]:
-        """The views of several seats, in order (a Play answers with every seat's): equal to
-        ``[view(state, s) for s in seats]``; a game may share the work between seats."""
+    def view(self, state, seat: int) -> View:
+        return self.views(state, (seat,))[0]
+
+    def views(self, state, seats) -> list[View]:
+        """The views of several seats, in order (-1: a spectator): equal to
+        ``[view(state, s) for s in seats]``; a game shares the work between seats."""
         seats = tuple(seats)
         for seat in seats:
             if not -1 <= seat < state.num_seats:
                 raise InvalidAction(f"no seat {seat}", Reason.BAD_SEAT)
         return self._views(state, seats)
 
-    def settle(self, state: S) -> Settlement:
+    def visible_to(self, event: Event) -> frozenset | None:
+        """The seats that may see ``event``'s cards; None: everybody. Others get it without
+        cards. By default the cards of a private event (a DEAL) are its own seat's."""
+        if event.type in self.private_events:
+            return frozenset((event.seat,))
+        return None
+
+    def settle(self, state) -> Settlement:
         """Settlement of a finished or abandoned round. Raises IllegalAction (GAME_NOT_FINISHED)."""
         if not state.finished:
             raise IllegalAction("the round is not finished", Reason.GAME_NOT_FINISHED)
         return self._settle(state)
 
-    def digest(self, state: S) -> bytes:
+    def digest(self, state) -> bytes:
         """sha256 of the packed state: equal states, equal digests (replay audits)."""
         return hashlib.sha256(self.pack(state)).digest()
 
-    # stateless helpers and serialization, implemented per game
-    def classify(self, cards_text: str, options: O) -> list[Combo]:
+    # --- what the contract suite checks on every game ----------------------------------------
+    def card_zones(self, state) -> Mapping[str, Iterable[int]]:
+        """Where every card of the round is (hands, kitty, table, rivers ...): together they
+        hold ``all_cards(state)`` exactly once each."""
         raise NotImplementedError
 
-    def compare(self, a_text: str, b_text: str, options: O) -> tuple[bool, Combo | None, Combo | None]:
+    def all_cards(self, state) -> Iterable[int]:
+        return range(self.notation.id_count)
+
+    # --- capabilities (optional): stateless helpers -------------------------------------------
+    def classify(self, cards_text: str, options) -> list[Combo]:
+        """Every reading of the cards. Raises: Unsupported unless the game implements it."""
+        raise Unsupported(f"{self.id} does not classify cards", Reason.UNSUPPORTED)
+
+    def compare(self, a_text: str, b_text: str, options) -> tuple[bool, Combo | None, Combo | None]:
+        """Does ``a`` beat ``b``? Raises: Unsupported unless the game implements it."""
+        raise Unsupported(f"{self.id} does not compare combinations", Reason.UNSUPPORTED)
+
+    def titles(self, totals: Iterable[int]) -> list[str]:
+        """Level titles (级别) of cumulative points, for games that have them; else []."""
+        return []
+
+    def hint_strings(self, hand_text: str, table_text: str, options, table_kind: str = "") -> list[str]:
+        """The legal plays of a hand on a table as the game's canonical text (``referee legal``).
+        Raises: Unsupported unless the game implements it."""
+        raise Unsupported(f"{self.id} has no text hints", Reason.UNSUPPORTED)
+
+    # --- serialization and the rest, per game --------------------------------------------------
+    def pack(self, state) -> bytes:
         raise NotImplementedError
 
-    def pack(self, state: S) -> bytes:
+    def unpack(self, data: bytes):
         raise NotImplementedError
 
-    def unpack(self, data: bytes) -> S:
+    def _deal(self, options, seed: bytes, entropy: bytes, seats: int, match: Match):
         raise NotImplementedError
 
-    # implemented per game
-    def _deal(self, options, seed, entropy, seats): raise NotImplementedError
-    def _check(self, state, action) -> Verdict: raise NotImplementedError
-    def _apply(self, state, action, verdict): raise NotImplementedError
-    def _legal_actions(self, state, seat): raise NotImplementedError
-    def _view(self, state, seat) -> View: raise NotImplementedError
-    def _views(self, state, seats) -> list[View]: return [self._view(state, s) for s in seats]
-    def _settle(self, state) -> Settlement: raise NotImplementedError
+    def _views(self, state, seats) -> list[View]:
+        raise NotImplementedError
+
+    def _settle(self, state) -> Settlement:
+        raise NotImplementedError
+
+
+def _range_text(info: OptionInfo) -> str:
+    if info.allowed:
+        return ": " + ", ".join(map(str, info.allowed))
+    if info.minimum is not None or info.maximum is not None:
+        return f" {info.minimum}..{info.maximum}"
+    return ""
+
+
+def held(hand: int, action: Action, notation) -> int | Verdict:
+    """The cards an action names, as a bitmask, taken from ``hand`` (a bitmask): the ids given,
+    or for ranks the lowest ids of each rank the hand holds; a refusal when the hand lacks them."""
+    if action.cards:
+        mask = to_mask(action.cards)
+        if mask & ~hand:
+            missing = notation.format_cards(_ids(mask & ~hand))
+            return Verdict.no(Reason.CARDS_NOT_IN_HAND, f"not in hand: {missing}")
+        return mask
+    if action.ranks:
+        mask = pick_lowest(hand, action.ranks, notation.rank_masks)
+        if not mask:
+            return Verdict.no(Reason.CARDS_NOT_IN_HAND, f"hand lacks {notation.format_ranks(action.ranks)}")
+        return mask
+    return Verdict.no(Reason.BAD_ACTION, f"{action.kind} needs cards")
+
+
+def pick_lowest(hand: int, ranks: Iterable[int], rank_masks) -> int:
+    """For each rank given (repeats take more), the hand's card of that rank with the lowest id
+    not yet taken; 0 when the hand lacks one."""
+    picked = 0
+    for r in ranks:
+        free = hand & ~picked & rank_masks[r]
+        if not free:
+            return 0
+        picked |= free & -free
+    return picked
+
+
+def _ids(mask: int) -> tuple[int, ...]:
+    return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)

@@ -93,6 +93,9 @@ MIN_POINTS = 8
 MAX_FLOWERS = 8
 FLOWER_TILES = tuple(range(NUM_KINDS, NUM_KINDS + 8))  # H1-H8
 
+# the game's own reasons (rules 6, 10)
+NOT_WIN = "NOT_WIN"
+UNDER_8 = "UNDER_8"
 _BAD_INPUT_REASONS = {"BAD_TILE": Reason.UNKNOWN_CARD, "BAD_COPIES": Reason.DUPLICATE_CARD}
 _FLAGS = ("self_drawn", "fourth_tile", "kong_related", "wall_last")
 _NUMBERS = ("seat_wind", "prevalent_wind", "flowers")
@@ -246,12 +249,12 @@ def calculate_fans(hand: Hand, minimum: int = MIN_POINTS) -> FanResult:
         _meld_triples(hand.melds), hand.concealed, hand.win_tile, hand.self_drawn, hand.fourth_tile, hand.kong_related,
         hand.wall_last, hand.seat_wind, hand.prevalent_wind, hand.flowers)
     if status == "NOT_WIN":
-        raise IllegalAction(message, Reason.NOT_WIN)
+        raise IllegalAction(message, NOT_WIN)
     if status != "OK":
         raise InvalidAction(message, _BAD_INPUT_REASONS.get(status, Reason.MALFORMED_REQUEST))
     if points < minimum:
         raise IllegalAction(f"{points} points (flowers not counted); a win needs at least {minimum}",
-                            Reason.UNDER_8)
+                            UNDER_8)
     fans = [_fan(fan_id, count) for fan_id, count in counts]
     if hand.flowers:
         fans.append(_fan(FLOWER_FAN, hand.flowers))

@@ -99,8 +99,11 @@ from typing import Iterable, NamedTuple
 
 from . import mcr, rng
 from .cards import from_mask
+from .decisions import DecisionPhase, Window
 from .errors import IllegalAction, InvalidAction, Reason
-from .game import Action, ActionType, Combo, Event, Game, Settlement, Verdict, View, option, option_values
+from .game import (ABANDON, COMMON_KINDS, EMPTY, PASS, Action, ActionKind, Combo, Event, EventType, Finished,
+                   Game, Match, Meld, Phase, SeatView, Settlement, Verdict, View, held, option, option_values)
+from .mcr import NOT_WIN, UNDER_8
 from .mcr_fans import FANS, NUM_KINDS, TILE_IDS, TILE_NAMES
 
 SEATS = 4
@@ -113,7 +116,6 @@ FIRST_HONOR = 27
 WIND_NAMES = ("east", "south", "west", "north")
 
 TURN, CLAIM, ROB, FINISHED = 0, 1, 2, 3
-PHASE_NAMES = ("turn", "claim", "rob_kong", "finished")
 
 PLAYING, SELF_DRAWN, ON_DISCARD, ROBBED_KONG, DRAWN, ABANDONED = range(6)
 OUTCOME_NAMES = ("", "self_drawn", "won_on_discard", "robbed_kong", "drawn", "abandoned")
@@ -123,9 +125,10 @@ CHOW_MELD, PUNG_MELD, KONG_MELD = int(mcr.MeldKind.CHI), int(mcr.MeldKind.PENG),
 
 PRIVATE_EVENTS = frozenset({"DEAL", "DRAW"})  # their tiles are for the event's seat only
 
-PASS, DISCARD, CHOW, PUNG, KONG, WIN, ABANDON = (ActionType.PASS, ActionType.DISCARD, ActionType.CHOW,
-                                                 ActionType.PUNG, ActionType.KONG, ActionType.WIN,
-                                                 ActionType.ABANDON)
+# the game's own action kinds (PASS and ABANDON are common)
+DISCARD, CHOW, PUNG, KONG, WIN = "DISCARD", "CHOW", "PUNG", "KONG", "WIN"
+CLAIM_PRIORITY = {WIN: 3, PUNG: 2, KONG: 2, CHOW: 1, PASS: 0}  # rule 5
+MELD_NAMES = {CHOW_MELD: "chow", PUNG_MELD: "pung", KONG_MELD: "kong"}
 
 
 # --- tiles and notation -----------------------------------------------------------------------------
@@ -172,9 +175,13 @@ def _lowest(mask: int, kind: int, n: int = 1) -> tuple[int, ...]:
 
 
 class TileNotation:
-    """The tile notation of the API (the interface of ``cards.PokerNotation``)."""
+    """The tile notation of the API (the interface of ``cards.PokerNotation``): ranks are tile
+    kinds, the lowest ids of a kind are taken first."""
 
+    name = "mahjong"
     id_count = TILE_COUNT
+    rank_count = NUM_KINDS + NUM_FLOWERS
+    rank_masks = _KIND_MASK
 
     def format_cards(self, ids: Iterable[int]) -> str:
         """Ids in id order as tile names: ``W1 W1 T5 F1 H3``."""
@@ -247,6 +254,8 @@ class Options:
                                  minimum=0, maximum=3)
     min_points: int = option(mcr.MIN_POINTS, "rule 10: fan points a win needs, flowers not counted",
                              minimum=0, maximum=88)
+    hands: int = option(16, "rule 13: hands (盘) in a match (局); the deal rotates every hand, the "
+                        "prevalent wind every four", minimum=1, maximum=64)
 
 
 class State(NamedTuple):
@@ -255,7 +264,9 @@ class State(NamedTuple):
     options: Options
     seed: bytes
     entropy: bytes
+    match: Match
     dealer: int
+    prevalent_wind: int
     wall: bytes  # the shuffled 144 tile ids; the live wall is wall[front:back]
     front: int
     back: int
@@ -269,8 +280,7 @@ class State(NamedTuple):
     drawn: int = -1  # the turn seat's drawn tile (its self-draw winning tile); -1 after a claim
     after_kong: bool = False  # the drawn tile is a kong's replacement
     tile: int = -1  # the tile a claim or robbing window is about
-    asked: tuple[int, ...] = ()  # seats asked in the window, counterclockwise from ``turn``
-    answers: tuple[tuple[int, ...], ...] = ((),) * SEATS  # (action type, tile ids...) per seat
+    window: Window = Window()  # seats asked, counterclockwise from ``turn``; answers (kind, tile ids...)
     winner: int = -1
     payer: int = -1  # discarder or robbed seat; -1 on a self-draw
     fans: tuple[tuple[int, int], ...] = ()  # (fan id, count), flowers included
@@ -287,6 +297,9 @@ class State(NamedTuple):
         return self.phase == FINISHED
 
 
+_MATCH, _WINDOW = State._fields.index("match"), State._fields.index("window")
+
+
 class _Table:
     """A mutable copy of a State while an action is applied: the State's fields as attributes
     (one dict update in, one tuple out), the per-seat tables as lists."""
@@ -298,12 +311,11 @@ class _Table:
         self.discards = list(state.discards)
         self.flowers = list(state.flowers)
 
-    def freeze(self, state: State) -> State:
-        """The next State (step + 1). The table is spent."""
+    def freeze(self) -> State:
+        """The next State (the game counts the step). The table is spent."""
         values = self.__dict__
         for name in ("hands", "melds", "discards", "flowers"):
             values[name] = tuple(values[name])
-        values["step"] = state.step + 1
         return State._make(map(values.__getitem__, State._fields))
 
 
@@ -343,7 +355,7 @@ def win_hand(t, seat: int, tile: int, self_drawn: bool, kong_related: bool,
                     self_drawn=self_drawn,
                     fourth_tile=_visible_copies(t, kind, tile) == 3 if fourth_tile is None else fourth_tile,
                     kong_related=kong_related, wall_last=wall_left(t) == 0,
-                    seat_wind=(seat - t.dealer) % SEATS, prevalent_wind=t.options.prevalent_wind,
+                    seat_wind=(seat - t.dealer) % SEATS, prevalent_wind=t.prevalent_wind,
                     flowers=len(t.flowers[seat]))
 
 
@@ -360,13 +372,13 @@ def win_result(t, seat: int, tile: int, self_drawn: bool, kong_related: bool) ->
     not_win = _not_a_win(t.hands[seat] & ~(1 << tile) if self_drawn else t.hands[seat], t.melds[seat], seat,
                          _KIND_OF[tile])
     if not_win:
-        raise IllegalAction(not_win, Reason.NOT_WIN)
+        raise IllegalAction(not_win, NOT_WIN)
     minimum = t.options.min_points
     hand = win_hand(t, seat, tile, self_drawn, kong_related, fourth_tile=False)
     try:
         result = mcr.calculate_fans(hand, minimum)
     except IllegalAction as error:
-        if error.reason is Reason.NOT_WIN or _visible_copies(t, _KIND_OF[tile], tile) != 3:
+        if error.reason == NOT_WIN or _visible_copies(t, _KIND_OF[tile], tile) != 3:
             raise
         result = None  # under the minimum without 和绝张: perhaps not with it
     if result is not None and _visible_copies(t, _KIND_OF[tile], tile) != 3:
@@ -399,7 +411,7 @@ def _win_combo(tile: int, result: mcr.FanResult) -> Combo:
 
 
 def _meld_combo(meld_kind: int, kinds: tuple[int, ...], label: str) -> Combo:
-    name = {CHOW_MELD: "chow", PUNG_MELD: "pung", KONG_MELD: "kong"}[meld_kind]
+    name = MELD_NAMES[meld_kind]
     return Combo(name, kinds[1] if meld_kind == CHOW_MELD else kinds[0], 1, len(kinds), kinds, label)
 
 
@@ -461,7 +473,51 @@ def turn_kongs(t, seat: int) -> list[tuple[Action, Combo]]:
     return out
 
 
-# --- the game ---------------------------------------------------------------------------------------
+# --- the phases -------------------------------------------------------------------------------------
+
+class Turn(Phase):
+    """Rule 4: the seat on turn discards, declares a kong or wins by self-draw."""
+
+    name = "turn"
+    kinds = frozenset((DISCARD, KONG, WIN))
+
+    def legal(self, game, state: State, seat: int):
+        hand = state.hands[seat]
+        out: list[tuple[Action, Combo | None]] = [
+            (Action(seat, DISCARD, _lowest(hand, kind)), None) for kind in sorted(set(_kinds(hand)))]
+        out += turn_kongs(state, seat)
+        if state.drawn >= 0:
+            result = _try_win(state, seat, state.drawn, True, state.after_kong)
+            if result is not None:
+                out.append((Action(seat, WIN), _win_combo(state.drawn, result)))
+        return out
+
+    def check(self, game, state: State, action: Action) -> Verdict:
+        if action.kind == DISCARD:
+            return _check_discard(state, action)
+        if action.kind == KONG:
+            return _check_turn_kong(state, action)
+        if state.drawn < 0:
+            return Verdict.no(NOT_WIN, "no tile drawn: after a chow or pung, discard")
+        return _check_win(state, action, state.drawn, True, state.after_kong)
+
+    def apply(self, game, state: State, action: Action, verdict: Verdict):
+        t = _Table(state)
+        events: list[Event] = []
+        seat = action.seat
+        if action.kind == DISCARD:
+            _discard(t, seat, action.cards[0], events)
+        elif action.kind == WIN:
+            _win(t, seat, t.drawn, -1, SELF_DRAWN, verdict.detail, events)
+        else:
+            _turn_kong(t, seat, action.cards, events)
+        return t.freeze(), events
+
+
+def _record(verdict: Verdict, action: Action) -> tuple:
+    """What a claim window keeps of an answer: (kind, tile ids from the hand...)."""
+    return (action.kind,) + action.cards
+
 
 class Mahjong(Game):
     id = "mcr"
@@ -471,10 +527,61 @@ class Mahjong(Game):
     private_events = PRIVATE_EVENTS
     Options = Options
     presets = {}
+    phases = (Turn(),
+              DecisionPhase("claim", (PASS, CHOW, PUNG, KONG, WIN), "check_claim", "claim_actions",
+                            "close_window", _record),
+              DecisionPhase("rob_kong", (PASS, WIN), "check_claim", "claim_actions", "close_window", _record),
+              Finished())
+    action_kinds = (
+        ActionKind(DISCARD, "discard one tile (on your turn)", ("cards",)),
+        ActionKind(KONG, "on your turn: a concealed kong (four in hand) or an added kong (加杠, the fourth "
+                         "tile on an exposed pung); in a claim window: an exposed kong of the discard", ("cards",)),
+        ActionKind(WIN, "declare a win (和): self-drawn on your turn, or on the discard or the robbed kong"),
+        ActionKind(CHOW, "claim the discard of the seat before you into a run (吃): name the two tiles",
+                   ("cards",)),
+        ActionKind(PUNG, "claim the discard into a pung (碰)", ("cards",)),
+        COMMON_KINDS[PASS], COMMON_KINDS[ABANDON])
+    reasons = {NOT_WIN: "the tiles are not a winning shape (rules 6, 8)",
+               UNDER_8: "a winning shape worth less than the minimum (8) fan points, flowers not counted "
+                        "(rule 10)"}
+    counters = {"wall": "tiles left in the wall", "dealer": "the dealer's seat (seat wind E)",
+                "prevalent_wind": "0..3 = E S W N", "min_points": "fan points a win needs",
+                "turn": "the seat on turn; in a claim window the discarder",
+                "drawn": "the viewer's own drawn tile when on turn, else -1",
+                "after_kong": "1 when the drawn tile replaced a kong", "round": "hands of the match before this one",
+                "winner": "the winner's seat (once won)", "payer": "the discarder or robbed seat, -1 self-drawn",
+                "points": "the winner's fan points", "total": "fan points with flowers"}
+    seat_cards = {"discards": "the seat's river (claimed tiles leave it)", "flowers": "flowers set aside",
+                  "hand": "the concealed tiles, when the hand is over"}
+    public_cards = {"claim_tile": "the tile of an open claim or robbing window", "win_tile": "the winning tile"}
+    roles = {name: f"seat wind {name}" for name in WIND_NAMES}
+    event_types = {
+        "DEAL": EventType("the seat's tiles (private)", {"seat_wind": "0..3", "dealer": "the dealer's seat"}),
+        "FLOWER": EventType("a flower set aside (补花)"),
+        "DRAW": EventType("the seat draws (private)", {"replacement": "1 from the back of the wall",
+                                                       "wall": "tiles left"}),
+        "DISCARD": EventType("a discard"),
+        "CLAIM_WINDOW": EventType("other seats may claim the tile (seat: the discarder or the seat adding "
+                                  "a kong)", {"seats": "bitmask of the seats asked", "robbing": "1: robbing a kong"}),
+        "PASS": EventType("the seat passed in the window (shown when it closes)"),
+        "CHOW": EventType("a chow claimed", {"from": "the discarder", "claimed": "the claimed tile id"}),
+        "PUNG": EventType("a pung claimed", {"from": "the discarder", "claimed": "the claimed tile id"}),
+        "KONG": EventType("a kong", {"from": "the seat claimed from", "claimed": "the claimed tile id",
+                                     "concealed": "1: concealed (no tiles shown)", "added": "1: added to a pung"}),
+        "WIN": EventType("a win", {"from": "the payer, -1 self-drawn", "points": "fan points",
+                                   "total": "with flowers", "self_drawn": "0/1", "robbed_kong": "0/1"}),
+        "DRAWN_GAME": EventType("the wall is exhausted (荒牌)"),
+        "ABANDON": EventType("the seat left the hand"),
+    }
+    extras = ("fans",)
 
-    def _deal(self, options: Options, seed: bytes, entropy: bytes, seats: int) -> State:
+    def _deal(self, options: Options, seed: bytes, entropy: bytes, seats: int, match: Match) -> State:
         key = rng.deal_key(seed, entropy)
-        dealer = options.dealer if options.dealer >= 0 else rng.Stream(key, "dealer").randbelow(SEATS)
+        if match.round:  # rule 13: the carried dealer and prevalent wind
+            dealer, prevalent = match.carry
+        else:
+            dealer = options.dealer if options.dealer >= 0 else rng.Stream(key, "dealer").randbelow(SEATS)
+            prevalent = options.prevalent_wind
         wall = bytes(rng.Stream(key, "wall").shuffle(range(TILE_COUNT)))
         hands = [0] * SEATS
         for i in range(SEATS):
@@ -494,8 +601,8 @@ class Mahjong(Game):
                     hands[seat] |= 1 << wall[back]
                     if seat == dealer:
                         drawn = wall[back]
-        return State(options, seed, entropy, dealer, wall, SEATS * HAND_SIZE + 1, back, tuple(hands),
-                     ((),) * SEATS, ((),) * SEATS, tuple(flowers), TURN, (dealer,), dealer, drawn)
+        return State(options, seed, entropy, match, dealer, prevalent, wall, SEATS * HAND_SIZE + 1, back,
+                     tuple(hands), ((),) * SEATS, ((),) * SEATS, tuple(flowers), TURN, (dealer,), dealer, drawn)
 
     def deal_events(self, state: State) -> list[Event]:
         events = [Event("DEAL", s, from_mask(state.hands[s]),
@@ -503,359 +610,89 @@ class Mahjong(Game):
                   for s in range(SEATS)]
         return events + [Event("FLOWER", s, state.flowers[s]) for s in range(SEATS) if state.flowers[s]]
 
-    # check ---------------------------------------------------------------------------------------
-    def _check(self, state: State, action: Action) -> Verdict:
-        t, seat = action.type, action.seat
-        if t == ABANDON:
-            return Verdict.ok("abandon (escape)")
-        bad = self._malformed(action)
-        if bad is not None:
-            return bad
-        if state.phase == TURN:
-            if t == DISCARD:
-                return self._check_discard(state, action)
-            if t == KONG:
-                return self._check_turn_kong(state, action)
-            if t == WIN:
-                if state.drawn < 0:
-                    return Verdict.no(Reason.NOT_WIN, "no tile drawn: after a chow or pung, discard")
-                return self._check_win(state, action, state.drawn, True, state.after_kong)
-            return Verdict.no(Reason.WRONG_PHASE, "on your turn: DISCARD, KONG or WIN")
-        if t == PASS:
-            return Verdict.ok("pass", action=Action(seat, PASS))
-        if t == WIN:
-            return self._check_win(state, action, state.tile, False, state.phase == ROB)
-        if state.phase == ROB:
-            return Verdict.no(Reason.WRONG_PHASE, "robbing a kong: WIN or PASS")
-        if t in (PUNG, KONG, CHOW):
-            return self._check_claim(state, action)
-        return Verdict.no(Reason.WRONG_PHASE, "claim window: PASS, CHOW, PUNG, KONG or WIN")
+    # matches (rule 13) ---------------------------------------------------------------------------
+    def match_over(self, state: State) -> bool:
+        return state.match.round + 1 >= state.options.hands
 
-    @staticmethod
-    def _malformed(action: Action) -> Verdict | None:
-        if any(not 0 <= c < TILE_COUNT for c in action.cards):
-            return Verdict.no(Reason.UNKNOWN_CARD, f"tile ids are 0..{TILE_COUNT - 1}")
-        if len(set(action.cards)) != len(action.cards):
-            return Verdict.no(Reason.DUPLICATE_CARD, "a tile given twice")
-        if any(not 0 <= k < NUM_KINDS + NUM_FLOWERS for k in action.ranks):
-            return Verdict.no(Reason.UNKNOWN_CARD, f"tile kinds are 0..{NUM_KINDS + NUM_FLOWERS - 1}")
-        return None
+    def _carry(self, finished: State) -> tuple:
+        """The deal passes to the next seat every hand; the prevalent wind turns every four."""
+        rounds = finished.match.round + 1
+        prevalent = (finished.prevalent_wind + 1) % 4 if rounds % SEATS == 0 else finished.prevalent_wind
+        return ((finished.dealer + 1) % SEATS, prevalent)
 
-    @staticmethod
-    def _held(hand: int, action: Action) -> tuple[int, ...] | Verdict:
-        """The action's tiles taken from ``hand`` (ids as given, kinds as the lowest ids)."""
-        if action.cards:
-            missing = [c for c in action.cards if not (hand >> c) & 1]
-            if missing:
-                return Verdict.no(Reason.CARDS_NOT_IN_HAND, f"not in hand: {NOTATION.format_cards(missing)}")
-            return tuple(action.cards)
-        picked = 0
-        for kind in action.ranks:
-            free = hand & ~picked & _KIND_MASK[kind]
-            if not free:
-                return Verdict.no(Reason.CARDS_NOT_IN_HAND,
-                                  f"hand lacks {NOTATION.format_ranks(action.ranks)}")
-            picked |= free & -free
-        return from_mask(picked)
+    # claim windows (decisions.DecisionPhase) ------------------------------------------------------
+    def check_claim(self, state: State, action: Action) -> Verdict:
+        if action.kind == PASS:
+            return Verdict.ok("pass", action=Action(action.seat, PASS))
+        if action.kind == WIN:
+            return _check_win(state, action, state.tile, False, state.phase == ROB)
+        return _check_claim(state, action)
 
-    def _check_discard(self, state: State, action: Action) -> Verdict:
-        tiles = self._held(state.hands[action.seat], action)
-        if isinstance(tiles, Verdict):
-            return tiles
-        if len(tiles) != 1:
-            return Verdict.no(Reason.BAD_ACTION, "a discard is one tile")
-        return Verdict.ok(f"discard {NOTATION.format_cards(tiles)}",
-                          action=action._replace(cards=tiles, ranks=()))
+    def claim_actions(self, state: State, seat: int):
+        return [(Action(seat, PASS), None)] + claim_options(state, seat, state.tile, state.phase == ROB)
 
-    def _check_turn_kong(self, state: State, action: Action) -> Verdict:
-        if state.drawn < 0:
-            return Verdict.no(Reason.WRONG_PHASE, "after a chow or pung, discard")
-        if wall_left(state) == 0:
-            return Verdict.no(Reason.WRONG_PHASE, "no kong on the last tile: nothing to replace it")
-        tiles = self._held(state.hands[action.seat], action)
-        if isinstance(tiles, Verdict):
-            return tiles
-        kinds = {_KIND_OF[c] for c in tiles}
-        if len(kinds) != 1:
-            return Verdict.no(Reason.NOT_A_COMBINATION, "a kong is one tile kind")
-        for option_action, combo in turn_kongs(state, action.seat):
-            if _KIND_OF[option_action.cards[0]] in kinds:
-                return Verdict.ok(combo.label, combo, option_action)
-        return Verdict.no(Reason.NOT_A_COMBINATION,
-                          f"no kong of {NOTATION.format_ranks(kinds)}: four in hand, or one on an "
-                          "exposed pung")
-
-    def _check_win(self, state: State, action: Action, tile: int, self_drawn: bool,
-                   kong_related: bool) -> Verdict:
-        named = action.cards or action.ranks
-        if named and (action.cards not in ((), (tile,)) or action.ranks not in ((), (_KIND_OF[tile],))):
-            return Verdict.no(Reason.BAD_ACTION, f"the winning tile is {NOTATION.format_cards((tile,))}")
-        try:
-            result = win_result(state, action.seat, tile, self_drawn, kong_related)
-        except IllegalAction as refusal:
-            return Verdict.no(refusal.reason, refusal.message)
-        return Verdict.ok(f"win 和 {result.total} points", _win_combo(tile, result),
-                          action._replace(cards=(), ranks=()), result)
-
-    def _check_claim(self, state: State, action: Action) -> Verdict:
-        seat, tile = action.seat, state.tile
-        kind = _KIND_OF[tile]
-        if wall_left(state) == 0:
-            return Verdict.no(Reason.WRONG_PHASE, "the last discard may only be won")
-        hand = state.hands[seat]
-        if action.type == CHOW:
-            if seat != (state.turn + 1) % SEATS:
-                return Verdict.no(Reason.NOT_YOUR_TURN, "only the next seat may chow (rule 5)")
-            if len(action.ranks) == 3 and kind in action.ranks:
-                ranks = list(action.ranks)
-                ranks.remove(kind)
-                action = action._replace(ranks=tuple(ranks))
-            shapes = _chow_shapes(hand, tile)
-            if not action.cards and not action.ranks:
-                if len(shapes) != 1:
-                    return Verdict.no(Reason.BAD_ACTION if shapes else Reason.NOT_A_COMBINATION,
-                                      "name the two tiles of the chow" if shapes else "no chow")
-                action = action._replace(cards=shapes[0])
-            tiles = self._held(hand, action)
-            if isinstance(tiles, Verdict):
-                return tiles
-            kinds = sorted([kind] + [_KIND_OF[c] for c in tiles])
-            if (len(tiles) != 2 or kinds[0] >= FIRST_HONOR or kinds[2] >= FIRST_HONOR
-                    or kinds[0] // 9 != kinds[2] // 9 or kinds != [kinds[0], kinds[0] + 1, kinds[0] + 2]):
-                return Verdict.no(Reason.NOT_A_COMBINATION,
-                                  f"{NOTATION.format_ranks(kinds)} is not a run of one suit")
-            combo = _meld_combo(CHOW_MELD, tuple(kinds), "chow 吃")
-            return Verdict.ok(combo.label, combo, Action(seat, CHOW, tuple(sorted(tiles))))
-        need = 2 if action.type == PUNG else 3
-        if action.cards:
-            tiles = self._held(hand, action)
-            if isinstance(tiles, Verdict):
-                return tiles
-        elif all(k == kind for k in action.ranks):
-            tiles = _lowest(hand, kind, need)
-            if len(tiles) < need:
-                return Verdict.no(Reason.CARDS_NOT_IN_HAND, f"a {action.type.name.lower()} needs "
-                                  f"{need} {TILE_NAMES[kind]} in hand")
-        else:
-            tiles = ()
-        if len(tiles) != need or any(_KIND_OF[c] != kind for c in tiles):
-            return Verdict.no(Reason.NOT_A_COMBINATION,
-                              f"a {action.type.name.lower()} takes {need} {TILE_NAMES[kind]} from the hand")
-        meld_kind = PUNG_MELD if action.type == PUNG else KONG_MELD
-        combo = _meld_combo(meld_kind, (kind,) * (need + 1), "pung 碰" if need == 2 else "exposed kong 明杠")
-        return Verdict.ok(combo.label, combo, Action(seat, action.type, tuple(sorted(tiles))))
-
-    # apply ---------------------------------------------------------------------------------------
-    def _apply(self, state: State, action: Action, verdict: Verdict):
-        seat = action.seat
+    def close_window(self, state: State, events: list) -> State:
         t = _Table(state)
-        events: list[Event] = []
-        if action.type == ABANDON:
-            t.phase, t.to_act, t.abandoned, t.outcome = FINISHED, (), seat, ABANDONED
-            events.append(Event("ABANDON", seat))
-        elif state.phase == TURN:
-            if action.type == DISCARD:
-                self._discard(t, seat, action.cards[0], events)
-            elif action.type == WIN:
-                self._win(t, seat, t.drawn, -1, SELF_DRAWN, verdict.detail, events)
-            else:
-                self._turn_kong(t, seat, action.cards, events)
-        else:
-            t.answers = t.answers[:seat] + ((int(action.type),) + action.cards,) + t.answers[seat + 1:]
-            t.to_act = tuple(s for s in t.to_act if s != seat)
-            if not t.to_act:
-                self._close_window(t, events)
-        return t.freeze(state), events
+        _close_window(t, events)
+        return t.freeze()
 
-    def _draw(self, t: _Table, seat: int, after_kong: bool, events: list[Event]) -> None:
-        """``seat`` draws (from the back after a kong; flowers set aside and replaced from the
-        back) and is on turn; with the wall empty the hand is drawn."""
-        t.phase, t.to_act, t.turn, t.tile, t.asked, t.answers = TURN, (seat,), seat, -1, (), ((),) * SEATS
-        t.after_kong = after_kong
-        from_back = after_kong
-        while True:
-            if wall_left(t) == 0:
-                t.phase, t.to_act, t.outcome, t.drawn = FINISHED, (), DRAWN, -1
-                events.append(Event("DRAWN_GAME"))
-                return
-            if from_back:
-                t.back -= 1
-                tile = t.wall[t.back]
-            else:
-                tile = t.wall[t.front]
-                t.front += 1
-            if tile < FLOWER_BASE:
-                break
-            t.flowers[seat] += (tile,)
-            events.append(Event("FLOWER", seat, (tile,)))
-            from_back = True
-        t.hands[seat] |= 1 << tile
-        t.drawn = tile
-        events.append(Event("DRAW", seat, (tile,), values={"replacement": int(from_back),
-                                                            "wall": wall_left(t)}))
+    def _abandon(self, state: State, seat: int):
+        return (state._replace(phase=FINISHED, to_act=(), abandoned=seat, outcome=ABANDONED),
+                [Event("ABANDON", seat)])
 
-    def _open_window(self, t: _Table, seat: int, tile: int, robbing: bool, events: list[Event]) -> bool:
-        asked = tuple(s for s in ((seat + i) % SEATS for i in (1, 2, 3))
-                      if claim_options(t, s, tile, robbing))
-        if not asked:
-            return False
-        t.phase, t.to_act, t.turn, t.tile, t.asked = ROB if robbing else CLAIM, asked, seat, tile, asked
-        t.answers, t.drawn, t.after_kong = ((),) * SEATS, -1, False
-        events.append(Event("CLAIM_WINDOW", seat, (tile,),
-                            values={"seats": sum(1 << s for s in asked), "robbing": int(robbing)}))
-        return True
-
-    def _discard(self, t: _Table, seat: int, tile: int, events: list[Event]) -> None:
-        t.hands[seat] &= ~(1 << tile)
-        t.discards[seat] += (tile,)
-        t.drawn, t.after_kong = -1, False
-        events.append(Event("DISCARD", seat, (tile,)))
-        if not self._open_window(t, seat, tile, False, events):
-            self._draw(t, (seat + 1) % SEATS, False, events)
-
-    def _turn_kong(self, t: _Table, seat: int, tiles: tuple[int, ...], events: list[Event]) -> None:
-        if len(tiles) == 4:
-            for tile in tiles:
-                t.hands[seat] &= ~(1 << tile)
-            t.melds[seat] += ((KONG_MELD, -1, -1) + tiles,)
-            events.append(Event("KONG", seat, values={"concealed": 1}))
-            self._draw(t, seat, True, events)
-        elif not self._open_window(t, seat, tiles[0], True, events):
-            self._add_kong(t, seat, tiles[0], events)
-
-    def _add_kong(self, t: _Table, seat: int, tile: int, events: list[Event]) -> None:
-        kind = _KIND_OF[tile]
-        melds = list(t.melds[seat])
-        i = next(i for i, m in enumerate(melds) if m[0] == PUNG_MELD and _KIND_OF[m[3]] == kind)
-        pung = melds[i]
-        melds[i] = (KONG_MELD, pung[1], pung[2]) + tuple(sorted(pung[3:] + (tile,)))
-        t.melds[seat] = tuple(melds)
-        t.hands[seat] &= ~(1 << tile)
-        events.append(Event("KONG", seat, melds[i][3:], values={"added": 1, "from": pung[1]}))
-        self._draw(t, seat, True, events)
-
-    def _win(self, t: _Table, seat: int, tile: int, payer: int, outcome: int,
-             result: mcr.FanResult, events: list[Event]) -> None:
-        if outcome == ON_DISCARD:
-            t.discards[payer] = t.discards[payer][:-1]
-        elif outcome == ROBBED_KONG:
-            t.hands[payer] &= ~(1 << tile)
-        t.hands[seat] |= 1 << tile
-        t.phase, t.to_act, t.winner, t.payer, t.outcome = FINISHED, (), seat, payer, outcome
-        t.fans = tuple((f.id, f.count) for f in result.fans)
-        t.points, t.total = result.points, result.total
-        events.append(Event("WIN", seat, (tile,), values={
-            "from": payer, "points": result.points, "total": result.total,
-            "self_drawn": int(outcome == SELF_DRAWN), "robbed_kong": int(outcome == ROBBED_KONG)}))
-
-    def _close_window(self, t: _Table, events: list[Event]) -> None:
-        answers, seat, tile = t.answers, t.turn, t.tile
-        events += [Event("PASS", s) for s in t.asked if answers[s][0] == PASS]
-        by_type = {}
-        for s in t.asked:  # counterclockwise from the discarder: the first of a kind has priority
-            by_type.setdefault(answers[s][0], s)
-        robbing = t.phase == ROB
-        if WIN in by_type:
-            winner = by_type[WIN]
-            result = win_result(t, winner, tile, False, robbing)
-            self._win(t, winner, tile, seat, ROBBED_KONG if robbing else ON_DISCARD, result, events)
-            return
-        if robbing:
-            self._add_kong(t, seat, tile, events)
-            return
-        claimer = next((by_type[k] for k in (PUNG, KONG, CHOW) if k in by_type), -1)
-        if claimer < 0:
-            self._draw(t, (seat + 1) % SEATS, False, events)
-            return
-        kind, *own = answers[claimer]
-        t.discards[seat] = t.discards[seat][:-1]
-        for c in own:
-            t.hands[claimer] &= ~(1 << c)
-        meld_kind = {CHOW: CHOW_MELD, PUNG: PUNG_MELD, KONG: KONG_MELD}[kind]
-        tiles = tuple(sorted(own + [tile]))
-        t.melds[claimer] += ((meld_kind, seat, tile) + tiles,)
-        events.append(Event(ActionType(kind).name, claimer, tiles, values={"from": seat, "claimed": tile}))
-        if kind == KONG:
-            self._draw(t, claimer, True, events)
-        else:
-            t.phase, t.to_act, t.turn, t.tile, t.asked = TURN, (claimer,), claimer, -1, ()
-            t.answers, t.drawn, t.after_kong = ((),) * SEATS, -1, False
-
-    # legal actions -------------------------------------------------------------------------------
-    def _legal_actions(self, state: State, seat: int):
-        if state.phase != TURN:
-            return [(Action(seat, PASS), None)] + claim_options(state, seat, state.tile, state.phase == ROB)
-        hand = state.hands[seat]
-        out: list[tuple[Action, Combo | None]] = [
-            (Action(seat, DISCARD, _lowest(hand, kind)), None) for kind in sorted(set(_kinds(hand)))]
-        out += turn_kongs(state, seat)
-        if state.drawn >= 0:
-            result = _try_win(state, seat, state.drawn, True, state.after_kong)
-            if result is not None:
-                out.append((Action(seat, WIN), _win_combo(state.drawn, result)))
-        return out
-
-    # view and settlement -------------------------------------------------------------------------
-    def _view(self, state: State, seat: int) -> View:
-        return self._views(state, (seat,))[0]
-
+    # views, settlement, cards ----------------------------------------------------------------------
     def _views(self, state: State, seats) -> list[View]:
         """What every seat sees is built once; a seat's own view differs only by its hand, the
         tile it drew (counter ``drawn``, the seat on turn only) and its own concealed kongs (other
-        seats see those face down, as empty, until the round is over). Views that do not differ
-        share their mappings (the same objects)."""
+        seats see those face down, without tiles, until the hand is over)."""
         over = state.finished
         counters = {"wall": state.back - state.front, "dealer": state.dealer,
-                    "prevalent_wind": state.options.prevalent_wind,
-                    "min_points": state.options.min_points, "turn": state.turn,
-                    "drawn": -1, "after_kong": int(state.after_kong)}
-        discards, flowers = state.discards, state.flowers
-        public = {"discards0": discards[0], "flowers0": flowers[0], "discards1": discards[1],
-                  "flowers1": flowers[1], "discards2": discards[2], "flowers2": flowers[2],
-                  "discards3": discards[3], "flowers3": flowers[3]}
-        concealed = []  # (owner, key, tiles) of concealed kongs while the round is on
-        for s, seat_melds in enumerate(state.melds):
-            for i, meld in enumerate(seat_melds):
-                key, from_key = _MELD_KEYS[s][i]
-                if meld[1] < 0 and not over:
-                    concealed.append((s, key, meld[3:]))
-                    public[key] = ()
-                else:
-                    public[key] = meld[3:]
-                counters[from_key] = meld[1]
-        if over:
-            for s in range(SEATS):
-                public[f"hand{s}"] = _ids_of(state.hands[s])
+                    "prevalent_wind": state.prevalent_wind, "min_points": state.options.min_points,
+                    "turn": state.turn, "drawn": -1, "after_kong": int(state.after_kong),
+                    "round": state.match.round}
+        public = {}
         window = state.phase in (CLAIM, ROB)
         if window:
             public["claim_tile"] = (state.tile,)
         if state.winner >= 0:
             public["win_tile"] = ((state.drawn if state.outcome == SELF_DRAWN else state.tile),)
-            counters.update(winner=state.winner, payer=state.payer, points=state.points,
-                            total=state.total)
+            counters.update(winner=state.winner, payer=state.payer, points=state.points, total=state.total)
         roles = _ROLES[state.dealer]
-        table_cards = (state.tile,) if window else ()
         hands = state.hands
-        phase, sizes = PHASE_NAMES[state.phase], tuple(h.bit_count() for h in hands)
+        seat_views = tuple(_seat_view(state, s, roles[s], over, False) for s in range(SEATS))
+        table_cards = (state.tile,) if window else ()
         table_seat = state.turn if table_cards else -1
+        phase = self.phases[state.phase].name
         views = []
         for seat in seats:
-            own = {key: tiles for owner, key, tiles in concealed if owner == seat}
-            seat_counters = counters
+            own_views, own_counters = seat_views, counters
+            if seat >= 0 and not over and any(m[1] < 0 for m in state.melds[seat]):
+                own_views = seat_views[:seat] + (_seat_view(state, seat, roles[seat], over, True),) \
+                    + seat_views[seat + 1:]
             if seat >= 0 and seat == state.turn and state.drawn != -1:
-                seat_counters = {**counters, "drawn": state.drawn}
-            views.append(View(seat, phase, state.to_act, _ids_of(hands[seat]) if seat >= 0 else (), sizes,
-                              {**public, **own} if own else public, None, table_seat, table_cards, roles,
-                              seat_counters, over))
+                own_counters = {**counters, "drawn": state.drawn}
+            views.append(View(seat, phase, state.to_act, _ids_of(hands[seat]) if seat >= 0 else (), own_views,
+                              public, None, table_seat, table_cards, own_counters, over))
         return views
 
     def _settle(self, state: State) -> Settlement:
         return settle(state)
 
+    def card_zones(self, state: State):
+        zones = {"wall": tuple(state.wall[state.front:state.back])}
+        for s in range(SEATS):
+            zones[f"hand{s}"] = from_mask(state.hands[s])
+            zones[f"river{s}"] = state.discards[s]
+            zones[f"flowers{s}"] = state.flowers[s]
+            zones[f"melds{s}"] = tuple(t for m in state.melds[s] for t in m[3:])
+        return zones
+
     # serialization -------------------------------------------------------------------------------
     def pack(self, state: State) -> bytes:
         """marshal format 2 (no references): equal states give equal bytes."""
-        return marshal.dumps((option_values(state.options),) + state[1:], 2)
+        values = list(state)
+        values[0], values[_MATCH], values[_WINDOW] = option_values(state.options), tuple(state.match), tuple(state.window)
+        return marshal.dumps(tuple(values), 2)  # marshal takes plain tuples only
 
     def unpack(self, data: bytes) -> State:
         """Raises: InvalidAction (STATE_TOKEN_INVALID) on bytes that are no packed state."""
@@ -863,9 +700,235 @@ class Mahjong(Game):
             values = marshal.loads(data)
             if type(values) is not tuple or len(values) != len(State._fields):
                 raise ValueError("not a packed state")
-            return State(_options_of(values[0]), *values[1:])
+            values = list(values)
+            values[0], values[_MATCH], values[_WINDOW] = (_options_of(values[0]), Match(*values[_MATCH]),
+                                                          Window(*values[_WINDOW]))
+            return State._make(values)
         except (ValueError, TypeError, EOFError, IndexError) as exc:
             raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
+
+
+def _seat_view(state: State, seat: int, role: str, over: bool, own: bool) -> SeatView:
+    """What everybody sees of ``seat`` (``own``: as the seat itself sees it, concealed kongs
+    face up)."""
+    melds = tuple(Meld(MELD_NAMES[m[0]], m[3:] if (m[1] >= 0 or over or own) else (), m[1])
+                  for m in state.melds[seat])
+    cards = {"discards": state.discards[seat], "flowers": state.flowers[seat]}
+    if over:
+        cards["hand"] = _ids_of(state.hands[seat])
+    return SeatView(state.hands[seat].bit_count(), role, -1, EMPTY, cards, melds)
+
+
+# --- checks and moves on a state (State or _Table) ----------------------------------------------------
+
+def _check_discard(state: State, action: Action) -> Verdict:
+    mask = held(state.hands[action.seat], action, NOTATION)
+    if type(mask) is Verdict:
+        return mask
+    if mask.bit_count() != 1:
+        return Verdict.no(Reason.BAD_ACTION, "a discard is one tile")
+    tiles = from_mask(mask)
+    return Verdict.ok(f"discard {NOTATION.format_cards(tiles)}", action=action._replace(cards=tiles, ranks=()))
+
+
+def _check_turn_kong(state: State, action: Action) -> Verdict:
+    if state.drawn < 0:
+        return Verdict.no(Reason.WRONG_PHASE, "after a chow or pung, discard")
+    if wall_left(state) == 0:
+        return Verdict.no(Reason.WRONG_PHASE, "no kong on the last tile: nothing to replace it")
+    mask = held(state.hands[action.seat], action, NOTATION)
+    if type(mask) is Verdict:
+        return mask
+    kinds = {_KIND_OF[c] for c in from_mask(mask)}
+    if len(kinds) != 1:
+        return Verdict.no(Reason.NOT_A_COMBINATION, "a kong is one tile kind")
+    for option_action, combo in turn_kongs(state, action.seat):
+        if _KIND_OF[option_action.cards[0]] in kinds:
+            return Verdict.ok(combo.label, combo, option_action)
+    return Verdict.no(Reason.NOT_A_COMBINATION,
+                      f"no kong of {NOTATION.format_ranks(kinds)}: four in hand, or one on an exposed pung")
+
+
+def _check_win(state: State, action: Action, tile: int, self_drawn: bool, kong_related: bool) -> Verdict:
+    named = action.cards or action.ranks
+    if named and (action.cards not in ((), (tile,)) or action.ranks not in ((), (_KIND_OF[tile],))):
+        return Verdict.no(Reason.BAD_ACTION, f"the winning tile is {NOTATION.format_cards((tile,))}")
+    try:
+        result = win_result(state, action.seat, tile, self_drawn, kong_related)
+    except IllegalAction as refusal:
+        return Verdict.no(refusal.reason, refusal.message)
+    return Verdict.ok(f"win 和 {result.total} points", _win_combo(tile, result),
+                      action._replace(cards=(), ranks=()), result)
+
+
+def _check_claim(state: State, action: Action) -> Verdict:
+    seat, tile = action.seat, state.tile
+    kind = _KIND_OF[tile]
+    if wall_left(state) == 0:
+        return Verdict.no(Reason.WRONG_PHASE, "the last discard may only be won")
+    hand = state.hands[seat]
+    if action.kind == CHOW:
+        if seat != (state.turn + 1) % SEATS:
+            return Verdict.no(Reason.NOT_YOUR_TURN, "only the next seat may chow (rule 5)")
+        if len(action.ranks) == 3 and kind in action.ranks:
+            ranks = list(action.ranks)
+            ranks.remove(kind)
+            action = action._replace(ranks=tuple(ranks))
+        shapes = _chow_shapes(hand, tile)
+        if not action.cards and not action.ranks:
+            if len(shapes) != 1:
+                return Verdict.no(Reason.BAD_ACTION if shapes else Reason.NOT_A_COMBINATION,
+                                  "name the two tiles of the chow" if shapes else "no chow")
+            action = action._replace(cards=shapes[0])
+        mask = held(hand, action, NOTATION)
+        if type(mask) is Verdict:
+            return mask
+        tiles = from_mask(mask)
+        kinds = sorted([kind] + [_KIND_OF[c] for c in tiles])
+        if (len(tiles) != 2 or kinds[0] >= FIRST_HONOR or kinds[2] >= FIRST_HONOR
+                or kinds[0] // 9 != kinds[2] // 9 or kinds != [kinds[0], kinds[0] + 1, kinds[0] + 2]):
+            return Verdict.no(Reason.NOT_A_COMBINATION,
+                              f"{NOTATION.format_ranks(kinds)} is not a run of one suit")
+        combo = _meld_combo(CHOW_MELD, tuple(kinds), "chow 吃")
+        return Verdict.ok(combo.label, combo, Action(seat, CHOW, tuple(sorted(tiles))))
+    need = 2 if action.kind == PUNG else 3
+    if action.cards:
+        mask = held(hand, action, NOTATION)
+        if type(mask) is Verdict:
+            return mask
+        tiles = from_mask(mask)
+    elif all(k == kind for k in action.ranks):
+        tiles = _lowest(hand, kind, need)
+        if len(tiles) < need:
+            return Verdict.no(Reason.CARDS_NOT_IN_HAND, f"a {action.kind.lower()} needs "
+                              f"{need} {TILE_NAMES[kind]} in hand")
+    else:
+        tiles = ()
+    if len(tiles) != need or any(_KIND_OF[c] != kind for c in tiles):
+        return Verdict.no(Reason.NOT_A_COMBINATION,
+                          f"a {action.kind.lower()} takes {need} {TILE_NAMES[kind]} from the hand")
+    meld_kind = PUNG_MELD if action.kind == PUNG else KONG_MELD
+    combo = _meld_combo(meld_kind, (kind,) * (need + 1), "pung 碰" if need == 2 else "exposed kong 明杠")
+    return Verdict.ok(combo.label, combo, Action(seat, action.kind, tuple(sorted(tiles))))
+
+
+def _draw(t: _Table, seat: int, after_kong: bool, events: list[Event]) -> None:
+    """``seat`` draws (from the back after a kong; flowers set aside and replaced from the
+    back) and is on turn; with the wall empty the hand is drawn."""
+    t.phase, t.to_act, t.turn, t.tile, t.window = TURN, (seat,), seat, -1, Window()
+    t.after_kong = after_kong
+    from_back = after_kong
+    while True:
+        if wall_left(t) == 0:
+            t.phase, t.to_act, t.outcome, t.drawn = FINISHED, (), DRAWN, -1
+            events.append(Event("DRAWN_GAME"))
+            return
+        if from_back:
+            t.back -= 1
+            tile = t.wall[t.back]
+        else:
+            tile = t.wall[t.front]
+            t.front += 1
+        if tile < FLOWER_BASE:
+            break
+        t.flowers[seat] += (tile,)
+        events.append(Event("FLOWER", seat, (tile,)))
+        from_back = True
+    t.hands[seat] |= 1 << tile
+    t.drawn = tile
+    events.append(Event("DRAW", seat, (tile,), values={"replacement": int(from_back),
+                                                        "wall": wall_left(t)}))
+
+
+def _open_window(t: _Table, seat: int, tile: int, robbing: bool, events: list[Event]) -> bool:
+    asked = tuple(s for s in ((seat + i) % SEATS for i in (1, 2, 3))
+                  if claim_options(t, s, tile, robbing))
+    if not asked:
+        return False
+    t.phase, t.to_act, t.turn, t.tile, t.window = ROB if robbing else CLAIM, asked, seat, tile, Window.open(asked)
+    t.drawn, t.after_kong = -1, False
+    events.append(Event("CLAIM_WINDOW", seat, (tile,),
+                        values={"seats": sum(1 << s for s in asked), "robbing": int(robbing)}))
+    return True
+
+
+def _discard(t: _Table, seat: int, tile: int, events: list[Event]) -> None:
+    t.hands[seat] &= ~(1 << tile)
+    t.discards[seat] += (tile,)
+    t.drawn, t.after_kong = -1, False
+    events.append(Event("DISCARD", seat, (tile,)))
+    if not _open_window(t, seat, tile, False, events):
+        _draw(t, (seat + 1) % SEATS, False, events)
+
+
+def _turn_kong(t: _Table, seat: int, tiles: tuple[int, ...], events: list[Event]) -> None:
+    if len(tiles) == 4:
+        for tile in tiles:
+            t.hands[seat] &= ~(1 << tile)
+        t.melds[seat] += ((KONG_MELD, -1, -1) + tiles,)
+        events.append(Event("KONG", seat, values={"concealed": 1}))
+        _draw(t, seat, True, events)
+    elif not _open_window(t, seat, tiles[0], True, events):
+        _add_kong(t, seat, tiles[0], events)
+
+
+def _add_kong(t: _Table, seat: int, tile: int, events: list[Event]) -> None:
+    kind = _KIND_OF[tile]
+    melds = list(t.melds[seat])
+    i = next(i for i, m in enumerate(melds) if m[0] == PUNG_MELD and _KIND_OF[m[3]] == kind)
+    pung = melds[i]
+    melds[i] = (KONG_MELD, pung[1], pung[2]) + tuple(sorted(pung[3:] + (tile,)))
+    t.melds[seat] = tuple(melds)
+    t.hands[seat] &= ~(1 << tile)
+    events.append(Event("KONG", seat, melds[i][3:], values={"added": 1, "from": pung[1]}))
+    _draw(t, seat, True, events)
+
+
+def _win(t: _Table, seat: int, tile: int, payer: int, outcome: int,
+         result: mcr.FanResult, events: list[Event]) -> None:
+    if outcome == ON_DISCARD:
+        t.discards[payer] = t.discards[payer][:-1]
+    elif outcome == ROBBED_KONG:
+        t.hands[payer] &= ~(1 << tile)
+    t.hands[seat] |= 1 << tile
+    t.phase, t.to_act, t.winner, t.payer, t.outcome = FINISHED, (), seat, payer, outcome
+    t.fans = tuple((f.id, f.count) for f in result.fans)
+    t.points, t.total = result.points, result.total
+    events.append(Event("WIN", seat, (tile,), values={
+        "from": payer, "points": result.points, "total": result.total,
+        "self_drawn": int(outcome == SELF_DRAWN), "robbed_kong": int(outcome == ROBBED_KONG)}))
+
+
+def _close_window(t: _Table, events: list[Event]) -> None:
+    window, seat, tile = t.window, t.turn, t.tile
+    events += [Event("PASS", s) for s, answer in zip(window.asked, window.answers) if answer[0] == PASS]
+    # the seats were asked counterclockwise from the discarder: the first of a priority wins (截和)
+    best = window.best(lambda answer: CLAIM_PRIORITY[answer[0]])
+    robbing = t.phase == ROB
+    if best is not None and best[1][0] == WIN:
+        winner = best[0]
+        result = win_result(t, winner, tile, False, robbing)
+        _win(t, winner, tile, seat, ROBBED_KONG if robbing else ON_DISCARD, result, events)
+        return
+    if robbing:
+        _add_kong(t, seat, tile, events)
+        return
+    if best is None:
+        _draw(t, (seat + 1) % SEATS, False, events)
+        return
+    claimer, (kind, *own) = best
+    t.discards[seat] = t.discards[seat][:-1]
+    for c in own:
+        t.hands[claimer] &= ~(1 << c)
+    meld_kind = {CHOW: CHOW_MELD, PUNG: PUNG_MELD, KONG: KONG_MELD}[kind]
+    tiles = tuple(sorted(own + [tile]))
+    t.melds[claimer] += ((meld_kind, seat, tile) + tiles,)
+    events.append(Event(kind, claimer, tiles, values={"from": seat, "claimed": tile}))
+    if kind == KONG:
+        _draw(t, claimer, True, events)
+    else:
+        t.phase, t.to_act, t.turn, t.tile, t.window = TURN, (claimer,), claimer, -1, Window()
+        t.drawn, t.after_kong = -1, False
 
 
 @functools.lru_cache(maxsize=256)
@@ -895,7 +958,7 @@ def settle(state: State) -> Settlement:
             points[s] -= pay
             points[state.winner] += pay
         breakdown += [("winner", state.winner), ("payer", state.payer)]
-    breakdown += [("dealer", state.dealer), ("next_dealer", (state.dealer + 1) % SEATS)]
+    breakdown.append(("dealer", state.dealer))
     winners = (state.winner,) if state.winner >= 0 else ()
     return Settlement(tuple(points), winners, OUTCOME_NAMES[state.outcome], tuple(breakdown))
 

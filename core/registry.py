@@ -1,4 +1,10 @@
-"""The game registry: id -> Game instance. A new game is one module and one line here."""
+"""The game registry: id -> Game instance. A new game is one module and one line in ``_load``.
+
+``register`` adds a game at run time (a test's toy game, a plug-in): the service reads the
+registry on every call, so a registered game is served at once.
+"""
+from __future__ import annotations
+
 from .errors import Reason, UnknownName
 from .game import Game
 
@@ -18,5 +24,15 @@ def get_game(game_id: str) -> Game:
     try:
         return GAMES[game_id]
     except KeyError:
-        raise UnknownName(f"unknown game {game_id!r}; known: {', '.join(sorted(GAMES))}",
+        raise UnknownName(f"unknown game {game_id[:40]!r}; known: {', '.join(sorted(GAMES))}",
                           Reason.UNKNOWN_GAME) from None
+
+
+def register(game: Game) -> Game:
+    """Add ``game`` under its id (replacing a game of that id). Returns it."""
+    GAMES[game.id] = game
+    return game
+
+
+def unregister(game_id: str) -> None:
+    GAMES.pop(game_id, None)

@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, field
 import grpc
 
-from referee.v1 import actions_pb2, cards_pb2, options_pb2
+from referee.v1 import actions_pb2, cards_pb2
 from referee.v1 import referee_service_pb2 as pb
 
 
@@ -49,14 +49,15 @@ def _illegal_attempt(rng: random.Random, seat: int, legal: pb.LegalActionsRespon
         bad.cards.CopyFrom(cards_pb2.CardSet(ids=ids))
         choices.append(bad)
     if not legal.can_pass:
-        choices.append(actions_pb2.Action(seat=seat, type=actions_pb2.PASS))
+        choices.append(actions_pb2.Action(seat=seat, kind="PASS"))
     return rng.choice(choices) if choices else None
 
 
-def play_round(stub, rng: random.Random, *, game: str = "doudizhu", preset: str = "",
-               options: options_pb2.GameOptions | None = None, seed: bytes | None = None,
+def play_round(stub, rng: random.Random, *, game: str, preset: str = "",
+               options: dict | None = None, seed: bytes | None = None,
                illegal_rate: float = 0.0, abandon_rate: float = 0.0, max_actions: int = 1000) -> Round:
-    """Deal and play one round to the end with random legal choices, then Score it.
+    """Deal and play one round to the end with random legal choices, then Score it. ``options``
+    maps option names to ``referee.v1.OptionValue`` messages.
 
     Raises: BotError when an illegal attempt is accepted; grpc.RpcError on unexpected errors.
     """
@@ -76,7 +77,7 @@ def play_round(stub, rng: random.Random, *, game: str = "doudizhu", preset: str 
                 _expect_refusal(stub, state, seq, attempt)
                 round_.rejected += 1
         if rng.random() < abandon_rate:
-            action = actions_pb2.Action(seat=rng.randrange(len(views)), type=actions_pb2.ABANDON)
+            action = actions_pb2.Action(seat=rng.randrange(len(views)), kind="ABANDON")
         else:
             action = rng.choice(legal.actions).action
         reply = stub.Play(pb.PlayRequest(state=state, action=action, expected_seq=seq))

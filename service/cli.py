@@ -1,7 +1,9 @@
-"""The ``referee`` command: serve, version, demo, selfplay, legal, classify, bench.
+"""The ``referee`` command: serve, version, demo, selfplay, legal, classify, bench, load, and
+the commands the games add (``service/games/<game>.py``: ``referee fan``).
 
 ``legal`` and ``classify`` call the core the way the API does and, with ``--jsonl``, read one
 JSON request a line on stdin and write one JSON answer a line (``{"error": ...}`` on bad input).
+Modules are imported by the command that needs them: ``referee legal`` starts without gRPC.
 """
 from __future__ import annotations
 
@@ -13,22 +15,16 @@ import os
 import random
 import sys
 import time
-from importlib import metadata
-
-import grpc
 
 from referee.core.errors import RefereeError
-from referee.v1 import referee_service_pb2_grpc as pb_grpc
-
-from . import bench as bench_mod
-from . import bots, convert, logjson
-from .server import Config, RefereeServer, serve, serve_workers
-from .token import KeyRing
 
 
 # --- serve and version ----------------------------------------------------------------------------
 def cmd_serve(args) -> int:
     """`referee serve`: one server process, or a supervisor of ``--workers`` processes."""
+    from . import logjson
+    from .server import Config, serve, serve_workers
+
     logjson.setup(args.log_level)
     config = Config(host=args.host, port=args.port, workers=args.workers, threads=args.threads,
                     state_cache=args.state_cache,
@@ -39,6 +35,8 @@ def cmd_serve(args) -> int:
 
 def cmd_version(args) -> int:
     """`referee version`: package versions and whether each hot module is the compiled one."""
+    from importlib import metadata
+
     for dist in ("referee", "grpcio", "protobuf", "cryptography"):
         try:
             print(f"{dist} {metadata.version(dist)}")
@@ -59,14 +57,21 @@ def cmd_version(args) -> int:
 # --- bots through the API -------------------------------------------------------------------------
 @contextlib.contextmanager
 def _stub(target: str | None):
-    """A Referee stub to ``target``, or to a server started here on 127.0.0.1, port 0."""
+    """A RefereeService stub to ``target``, or to a server started here on 127.0.0.1, port 0."""
+    import grpc
+
+    from referee.v1 import referee_service_pb2_grpc as pb_grpc
+
+    from .server import Config, RefereeServer
+    from .token import KeyRing
+
     with contextlib.ExitStack() as stack:
         if not target:
             server = stack.enter_context(RefereeServer(Config(port=0), KeyRing.generate()))
             target = server.address
         channel = stack.enter_context(grpc.insecure_channel(target))
         grpc.channel_ready_future(channel).result(timeout=10)
-        yield pb_grpc.RefereeStub(channel)
+        yield pb_grpc.RefereeServiceStub(channel)
 
 
 def _event_line(e) -> str:
@@ -80,12 +85,17 @@ def _event_line(e) -> str:
 
 
 def cmd_demo(args) -> int:
-    """`referee demo`: bots play one Dou Dizhu round through the API; the round is printed."""
+    """`referee demo`: bots play one round through the API; the round is printed."""
+    from referee.core.registry import get_game
+
+    from . import bots
+
+    game = get_game(args.game or _default_game())
     seed = hashlib.sha256(f"demo/{args.seed}".encode()).digest() if args.seed is not None else None
     with _stub(args.target) as stub:
-        played = bots.play_round(stub, random.Random(args.seed), game="doudizhu", seed=seed)
+        played = bots.play_round(stub, random.Random(args.seed), game=game.id, seed=seed)
     deal, score = played.deal, played.score
-    print(f"Dou Dizhu through the gRPC API; commitment sha256(seed) = {deal.commitment.hex()}")
+    print(f"{game.name} through the gRPC API; commitment sha256(seed) = {deal.commitment.hex()}")
     for view in deal.views:
         print(f"  seat {view.seat} ({len(view.hand.ids)} cards): {view.hand.text}")
     print(f"  to act first: seat {deal.to_act[0]}")
@@ -105,6 +115,9 @@ def cmd_demo(args) -> int:
 
 def cmd_selfplay(args) -> int:
     """`referee selfplay`: bots play N rounds through the API; one JSON summary line."""
+    from . import bots
+
+    args.game = args.game or _default_game()
     rng = random.Random(args.seed)
     totals, outcomes = None, {}
     games = actions = rejected = 0
@@ -158,29 +171,45 @@ def _text(request: dict, key: str, required: bool = True) -> str:
     return value
 
 
+_OPTIONS: dict = {}  # (game, preset, options JSON) -> Options, for the JSON-lines commands
+
+
 def _options(game, args, request: dict):
+    """The options of a JSON line: ``args.preset`` plus the line's ``options`` object (the same
+    few option sets come back line after line: kept by their JSON text)."""
     overrides = request.get("options") or {}
     if not isinstance(overrides, dict):
         raise ValueError("'options' must be an object")
-    return game.make_options(args.preset, overrides)
+    key = (game.id, args.preset, json.dumps(overrides, sort_keys=True)) if overrides else (game.id, args.preset)
+    options = _OPTIONS.get(key)
+    if options is None:
+        options = _OPTIONS[key] = game.make_options(args.preset, overrides)
+    return options
+
+
+def _default_game() -> str:
+    from referee.core.registry import GAMES
+
+    return min(GAMES)
 
 
 def _game(args):
     from referee.core.registry import get_game
 
-    return get_game(args.game)
+    return get_game(args.game or _default_game())
 
 
 def cmd_legal(args) -> int:
-    """`referee legal`: {"hand", "last"[, "last_kind", "options"]} -> {"moves": [rank strings]}."""
+    """`referee legal`: {"hand", "last"[, "last_kind", "options"]} -> {"moves": [...]}, the game's
+    ``hint_strings`` (capability "hints")."""
     game = _game(args)
-    legal = convert.game_function(game, "legal_rank_strings")
-    if legal is None:
-        print(json.dumps({"error": f"game {game.id!r} has no legal-move helper"}))
+    if "hints" not in game.capabilities():
+        print(json.dumps({"error": f"game {game.id!r} has no text hints", "reason": "UNSUPPORTED"}))
         return 2
+    hints = game.hint_strings
 
     def answer(request):
-        return {"moves": legal(_text(request, "hand"), _text(request, "last", False),
+        return {"moves": hints(_text(request, "hand"), _text(request, "last", False),
                                _options(game, args, request), _text(request, "last_kind", False))}
 
     if args.jsonl:
@@ -194,23 +223,10 @@ def _reading(c) -> dict:
             "size": c.size, "ranks": c.rank_text}
 
 
-def cmd_fan(args) -> int:
-    """`referee fan --jsonl`: one mcr hand a line -> {"fans": [...], "total": N} or {"error": ...}."""
-    from referee.core import mcr
-
-    for line in sys.stdin if args.jsonl else [args.hand]:
-        if not line.strip():
-            continue
-        try:
-            out = mcr.fan_answer(json.loads(line))
-        except ValueError as error:
-            out = {"error": "BAD_INPUT", "message": f"not a JSON line: {error}"}
-        print(json.dumps(out, ensure_ascii=False), flush=True)
-    return 0
-
-
 def cmd_classify(args) -> int:
     """`referee classify`: {"cards"[, "options"]} -> {"readings": [...]}."""
+    from . import convert
+
     game = _game(args)
 
     def answer(request):
@@ -252,8 +268,17 @@ def cmd_load(args) -> int:
 
 
 # --- the parser -----------------------------------------------------------------------------------
-def parser() -> argparse.ArgumentParser:
-    """The argument parser of every sub-command."""
+def cmd_bench(args) -> int:
+    from . import bench
+
+    return bench.bench(args)
+
+
+BUILTIN = ("serve", "version", "demo", "selfplay", "legal", "classify", "bench", "load")
+
+
+def parser(game_commands: bool = True) -> argparse.ArgumentParser:
+    """The argument parser of every sub-command (``game_commands``: with the games' own)."""
     top = argparse.ArgumentParser(prog="referee", description="Stateless gRPC referee for Chinese card games.")
     sub = top.add_subparsers(dest="command", required=True)
 
@@ -276,13 +301,14 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("version", help="versions and whether the compiled core is loaded")
     p.set_defaults(func=cmd_version)
 
-    p = sub.add_parser("demo", help="play one Dou Dizhu round with bots through the API")
+    p = sub.add_parser("demo", help="play one round with bots through the API (the first game by default)")
+    p.add_argument("--game", default="", help="game id (default: the first registered game)")
     p.add_argument("--seed", type=int, help="reproducible deal and bots")
     p.add_argument("--target", help="HOST:PORT of a running server (default: start one)")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("selfplay", help="bots play N games through the API; prints a JSON summary")
-    p.add_argument("--game", default="doudizhu")
+    p.add_argument("--game", default="", help="game id (default: the first registered game)")
     p.add_argument("--preset", default="")
     p.add_argument("--games", type=int, default=10)
     p.add_argument("--seed", type=int, default=0)
@@ -292,7 +318,7 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("legal", help='legal plays: {"hand": "...", "last": "..."} -> {"moves": [...]}')
-    p.add_argument("--game", default="doudizhu")
+    p.add_argument("--game", default="", help="game id (default: the first registered game)")
     p.add_argument("--preset", default="")
     p.add_argument("--jsonl", action="store_true", help="JSON lines on stdin -> JSON lines on stdout")
     p.add_argument("--hand", default="")
@@ -300,21 +326,17 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_legal)
 
     p = sub.add_parser("classify", help='readings: {"cards": "..."} -> {"readings": [...]}')
-    p.add_argument("--game", default="doudizhu")
+    p.add_argument("--game", default="", help="game id (default: the first registered game)")
     p.add_argument("--preset", default="")
     p.add_argument("--jsonl", action="store_true", help="JSON lines on stdin -> JSON lines on stdout")
     p.add_argument("--cards", default="")
     p.set_defaults(func=cmd_classify)
 
-    p = sub.add_parser("fan", help='mcr fans: one JSON hand a line -> {"fans": [...], "total": N}')
-    p.add_argument("--jsonl", action="store_true", help="JSON lines on stdin -> JSON lines on stdout")
-    p.add_argument("--hand", default="", help="one hand as JSON (without --jsonl)")
-    p.set_defaults(func=cmd_fan)
-
     p = sub.add_parser("bench", help="throughput: Validate vs Ping RPCs/s (and the core)")
     p.add_argument("--seconds", type=float, default=2.0)
     p.add_argument("--concurrency", type=int, default=8)
-    p.set_defaults(func=bench_mod.bench)
+    p.add_argument("--game", default="", help="game of the Validate calls (default: the first registered game)")
+    p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("load", help="Locust plays games against a server started here; table + JSON line")
     p.add_argument("--workers", type=int, default=1, help="server processes")
@@ -333,6 +355,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--server-script", help=argparse.SUPPRESS)  # loadtest/instrumented_serve.py
     p.add_argument("--loadtest-dir", help="the loadtest/ folder (default: ./loadtest here or above)")
     p.set_defaults(func=cmd_load)
+
+    if game_commands:
+        from . import games
+
+        for module in games.modules().values():
+            if hasattr(module, "add_commands"):
+                module.add_commands(sub)
     return top
 
 
@@ -341,7 +370,9 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stdin):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(encoding="utf-8")
-    args = parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    # the games' commands are loaded unless a built-in one is asked for (a fast start)
+    args = parser(game_commands=not argv or argv[0] not in BUILTIN).parse_args(argv)
     try:
         return args.func(args)
     except BrokenPipeError:

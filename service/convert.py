@@ -1,23 +1,22 @@
-"""Protobuf <-> core objects. Generic over games: nothing here knows a rule."""
+"""Protobuf <-> core objects. Generic over games: nothing here knows a rule or names a game."""
 from __future__ import annotations
 
 import functools
-import operator
-import sys
-from typing import Callable, Iterable
+from typing import Iterable, Mapping
 
 from referee.core import cards as core_cards
 from referee.core.errors import InvalidAction, LimitExceeded, Reason
-from referee.core.game import Action, ActionType, Combo, Event, Game, OptionInfo, Settlement, View
-from referee.v1 import actions_pb2, cards_pb2, mcr_pb2, options_pb2, referee_service_pb2, state_pb2
+from referee.core.game import Action, Combo, Event, Game, OptionInfo, SeatView, Settlement, View
+from referee.v1 import actions_pb2, cards_pb2, options_pb2, referee_service_pb2, state_pb2
 
 MAX_CARDS = 8 * core_cards.CARDS_PER_DECK  # per card set in a request (any game's card space)
 MAX_TEXT = 4 * MAX_CARDS
+MAX_NAME = 40  # characters of a caller's name (game, kind, option) echoed in an error message
 
 
-def game_function(game: Game, name: str) -> Callable | None:
-    """A module-level helper of the game's module (e.g. ``title_for``), or None."""
-    return getattr(sys.modules.get(type(game).__module__), name, None)
+def short(text: str) -> str:
+    """A caller's text as an error message may echo it: a short prefix, quoted."""
+    return repr(text[:MAX_NAME] + ("..." if len(text) > MAX_NAME else ""))
 
 
 # --- cards ------------------------------------------------------------------------------------
@@ -66,9 +65,6 @@ def _format_ranks(notation, ranks: tuple[int, ...]) -> str:
     return notation.format_ranks(ranks)
 
 
-_ACTION_TYPES = {t.value: t for t in ActionType}
-
-
 def card_set(ids: Iterable[int], notation) -> cards_pb2.CardSet:
     """Card ids as a CardSet with both ids and text."""
     ids = tuple(ids)
@@ -93,14 +89,13 @@ shared_combination = functools.lru_cache(maxsize=4096)(combination)
 
 # --- actions ----------------------------------------------------------------------------------
 def action_in(msg: actions_pb2.Action, notation) -> Action:
-    """A core Action. Raises: InvalidAction (BAD_ACTION, UNKNOWN_CARD, ...)."""
-    kind = _ACTION_TYPES.get(msg.type)
-    if kind is None:
-        raise InvalidAction(f"unknown action type {msg.type}", Reason.BAD_ACTION)
-    if kind is ActionType.ACTION_TYPE_UNSPECIFIED:
-        raise InvalidAction("action type is not set", Reason.BAD_ACTION)
+    """A core Action (the game checks the kind). Raises: InvalidAction (BAD_ACTION, UNKNOWN_CARD, ...)."""
+    if not msg.kind:
+        raise InvalidAction("action kind is not set", Reason.BAD_ACTION)
+    if len(msg.kind) > MAX_NAME or len(msg.declared) > MAX_NAME:
+        raise InvalidAction(f"action kind {short(msg.kind)} or declared reading is too long", Reason.BAD_ACTION)
     values, concrete = cards_in(msg.cards, notation)
-    return Action(seat=msg.seat, type=kind, cards=values if concrete else (),
+    return Action(seat=msg.seat, kind=msg.kind, cards=values if concrete else (),
                   ranks=() if concrete else values, value=msg.value, declared=msg.declared)
 
 
@@ -108,8 +103,8 @@ def action_out(action: Action, notation) -> actions_pb2.Action:
     """A core Action as protobuf (rank-only actions keep their rank string as text)."""
     cards = card_set(action.cards, notation) if action.cards else cards_pb2.CardSet(
         text=_format_ranks(notation, action.ranks))
-    return actions_pb2.Action(seat=action.seat, type=int(action.type), cards=cards,
-                              value=action.value, declared=action.declared)
+    return actions_pb2.Action(seat=action.seat, kind=action.kind, cards=cards, value=action.value,
+                              declared=action.declared)
 
 
 def legal_action(action: Action, combo: Combo | None, notation) -> referee_service_pb2.LegalAction:
@@ -120,34 +115,10 @@ def legal_action(action: Action, combo: Combo | None, notation) -> referee_servi
                                            combination=combination(combo, notation))
 
 
-# --- state ------------------------------------------------------------------------------------
-# A view's public cards are a dozen entries or more (rivers, melds, flowers) and most of them
-# did not change since the last Play: each entry is kept serialized, as the generated code writes
-# a View holding only that entry, and a view's map is parsed from its entries joined (protobuf
-# parses concatenated messages as their merge: a map's entries are added).
-@functools.lru_cache(maxsize=32768)
-def _public_entry(name: str, ids: tuple[int, ...], notation) -> bytes:
-    return state_pb2.View(public_cards={name: card_set(ids, notation)}).SerializeToString()
-
-
-def _public_entries(public, notation) -> bytes:
-    return b"".join([_public_entry(name, tuple(cards), notation) for name, cards in public.items()])
-
-
-def view_into(msg: state_pb2.View, v: View, notation) -> state_pb2.View:
-    """Fill the empty View ``msg`` (e.g. a response's ``views.add()``: no copy) from a core View."""
-    msg.seat, msg.phase, msg.table_seat, msg.finished = v.seat, v.phase, v.table_seat, v.finished
-    msg.to_act.extend(v.to_act)
-    msg.hand.CopyFrom(shared_card_set(tuple(v.hand), notation))
-    msg.hand_sizes.extend(v.hand_sizes)
-    if v.table is not None:
-        msg.table.CopyFrom(shared_combination(v.table, notation))
-    msg.table_cards.CopyFrom(shared_card_set(tuple(v.table_cards), notation))
-    msg.roles.extend(v.roles)
-    if v.public_cards:
-        msg.MergeFromString(_public_entries(v.public_cards, notation))
-    _put_all(msg.counters, v.counters)
-    return msg
+# --- views and events -------------------------------------------------------------------------
+def _put_cards(field, mapping: Mapping[str, tuple[int, ...]], notation) -> None:
+    for name, ids in mapping.items():
+        field[name].CopyFrom(shared_card_set(tuple(ids), notation))
 
 
 def _put_all(field, mapping) -> None:
@@ -156,85 +127,54 @@ def _put_all(field, mapping) -> None:
         field[name] = value
 
 
+def seat_view_into(msg: state_pb2.SeatView, sv: SeatView, notation) -> state_pb2.SeatView:
+    msg.hand_size, msg.role, msg.team = sv.hand_size, sv.role, sv.team
+    _put_all(msg.counters, sv.counters)
+    _put_cards(msg.cards, sv.cards, notation)
+    for meld in sv.melds:
+        m = msg.melds.add()
+        m.kind, m.from_seat = meld.kind, meld.from_seat
+        m.cards.CopyFrom(shared_card_set(tuple(meld.cards), notation))
+    return msg
+
+
+def view_into(msg: state_pb2.View, v: View, notation) -> state_pb2.View:
+    """Fill the empty View ``msg`` (e.g. a response's ``views.add()``: no copy) from a core View."""
+    msg.seat, msg.phase, msg.table_seat, msg.finished = v.seat, v.phase, v.table_seat, v.finished
+    msg.to_act.extend(v.to_act)
+    msg.hand.CopyFrom(shared_card_set(tuple(v.hand), notation))
+    for sv in v.seats:
+        seat_view_into(msg.seats.add(), sv, notation)
+    _put_cards(msg.public_cards, v.public_cards, notation)
+    if v.table is not None:
+        msg.table.CopyFrom(shared_combination(v.table, notation))
+    msg.table_cards.CopyFrom(shared_card_set(tuple(v.table_cards), notation))
+    _put_all(msg.counters, v.counters)
+    return msg
+
+
 def view(v: View, notation) -> state_pb2.View:
     """A core View as protobuf."""
     return view_into(state_pb2.View(), v, notation)
 
 
-def _set_repeated(name):
-    def put(msg, values, was, notation):
-        field = getattr(msg, name)
-        del field[:]
-        field.extend(values)
-    return put
-
-
-def _set_cards(name):
-    def put(msg, ids, was, notation):
-        getattr(msg, name).CopyFrom(shared_card_set(tuple(ids), notation))
-    return put
-
-
-def _set_public(msg, public, was, notation):
-    field = msg.public_cards
-    for name in was.keys() - public.keys():
-        del field[name]
-    changed = {name: cards for name, cards in public.items() if was.get(name) != cards}
-    for name in changed:
-        if name in was:
-            del field[name]
-    if changed:
-        msg.MergeFromString(_public_entries(changed, notation))
-
-
-def _set_table(msg, combo, was, notation):
-    if combo is None:
-        msg.ClearField("table")
-    else:
-        msg.table.CopyFrom(shared_combination(combo, notation))
-
-
-def _set_counters(msg, counters, was, notation):
-    field = msg.counters
-    for name in was.keys() - counters.keys():
-        del field[name]
-    for name, value in counters.items():
-        if was.get(name) != value:
-            field[name] = value
-
-
-def _set_scalar(name):
-    def put(msg, value, was, notation):
-        setattr(msg, name, value)
-    return put
-
-
-# how to write each View field but seat and hand (always written) into a message that holds
-# another view's value ``was`` (the mappings change only the entries that differ: a seat's own
-# kong, the drawn tile)
-_OTHER_VIEW_SETTERS = (
-    ("phase", _set_scalar("phase")), ("to_act", _set_repeated("to_act")),
-    ("hand_sizes", _set_repeated("hand_sizes")), ("public_cards", _set_public), ("table", _set_table),
-    ("table_seat", _set_scalar("table_seat")), ("table_cards", _set_cards("table_cards")),
-    ("roles", _set_repeated("roles")), ("counters", _set_counters), ("finished", _set_scalar("finished")),
-)
-assert {name for name, _ in _OTHER_VIEW_SETTERS} == set(View._fields) - {"seat", "hand"}
-_OTHER_VIEW_FIELDS = operator.attrgetter(*(name for name, _ in _OTHER_VIEW_SETTERS))
-
-
 def view_like_into(msg: state_pb2.View, v: View, like: View, like_msg: state_pb2.View, notation) -> state_pb2.View:
     """Fill the empty View ``msg`` from ``v`` as a copy of ``like_msg`` (the conversion of
-    ``like``) with only the fields where ``v`` differs converted: the views of a Play's seats
-    differ in seat and hand, and some games' in a field or two more (a drawn tile, own
-    concealed melds)."""
+    ``like``, a view of the same state) with seat, hand and the parts where ``v`` differs
+    rewritten: games share the parts every seat sees as the same objects."""
     msg.CopyFrom(like_msg)
     msg.seat = v.seat
     msg.hand.CopyFrom(shared_card_set(tuple(v.hand), notation))
-    if _OTHER_VIEW_FIELDS(v) != _OTHER_VIEW_FIELDS(like):  # one C-level test for the usual case
-        for name, setter in _OTHER_VIEW_SETTERS:
-            mine, theirs = getattr(v, name), getattr(like, name)
-            if mine is not theirs and mine != theirs:
-                setter(msg, mine, theirs, notation)
+    if v.seats is not like.seats and v.seats != like.seats:
+        del msg.seats[:]
+        for sv in v.seats:
+            seat_view_into(msg.seats.add(), sv, notation)
+    if v.public_cards is not like.public_cards and v.public_cards != like.public_cards:
+        msg.ClearField("public_cards")
+        _put_cards(msg.public_cards, v.public_cards, notation)
+    if v.counters is not like.counters and v.counters != like.counters:
+        msg.ClearField("counters")
+        _put_all(msg.counters, v.counters)
     return msg
 
 
@@ -248,16 +188,11 @@ def event_into(msg: state_pb2.Event, e: Event, notation) -> state_pb2.Event:
     return msg
 
 
-def event(e: Event, notation) -> state_pb2.Event:
-    """A core Event as protobuf."""
-    return event_into(state_pb2.Event(), e, notation)
-
-
 def events(es: Iterable[Event], notation, into=None) -> list[state_pb2.Event] | None:
     """Core Events as protobuf, in order: appended to the repeated field ``into`` (returns None),
     or returned as a list."""
     if into is None:
-        return [event(e, notation) for e in es]
+        return [event_into(state_pb2.Event(), e, notation) for e in es]
     for e in es:
         event_into(into.add(), e, notation)
     return None
@@ -271,60 +206,64 @@ def settlement(s: Settlement) -> state_pb2.Settlement:
         house=s.house, coins=s.coins, coins_house=s.coins_house, mode=s.mode)
 
 
+def match_info(match, points=(), over: bool = False) -> state_pb2.MatchInfo:
+    """A core Match as MatchInfo; ``points`` (a settlement's) are added to its totals."""
+    totals = [a + b for a, b in zip(match.totals, points)] if points else list(match.totals)
+    return state_pb2.MatchInfo(round=match.round, totals=totals, over=over)
+
+
 # --- options and games ------------------------------------------------------------------------
-def options_in(game: Game, preset: str, msg: options_pb2.GameOptions):
-    """The game's options: ``preset`` plus the fields set in ``msg``.
+def option_value_in(name: str, msg: options_pb2.OptionValue):
+    which = msg.WhichOneof("value")
+    if which is None:
+        raise InvalidAction(f"option {short(name)} has no value", Reason.BAD_OPTION)
+    return getattr(msg, which)
+
+
+def options_in(game: Game, preset: str, options: Mapping[str, options_pb2.OptionValue]):
+    """The game's options: ``preset`` plus the typed values given by name.
 
     Raises: UnknownName (UNKNOWN_PRESET), InvalidAction (BAD_OPTION).
     """
-    branch = msg.WhichOneof("game")
-    overrides = {}
-    if branch is not None:
-        if branch != game.id:
-            raise InvalidAction(f"options for {branch!r} given to game {game.id!r}", Reason.BAD_OPTION)
-        overrides = {f.name: value for f, value in getattr(msg, branch).ListFields()}
+    overrides = {name: option_value_in(name, value) for name, value in options.items()}
     return game.make_options(preset, overrides)
 
 
-def _option_text(value) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+def option_value(value) -> options_pb2.OptionValue:
+    if isinstance(value, bool):
+        return options_pb2.OptionValue(bool_value=value)
+    if isinstance(value, int):
+        return options_pb2.OptionValue(int_value=value)
+    return options_pb2.OptionValue(string_value=value)
 
 
 def option_info(info: OptionInfo) -> options_pb2.OptionInfo:
-    """An option description; values as text (bools lower-case)."""
-    return options_pb2.OptionInfo(name=info.name, type=info.type, default_value=_option_text(info.default),
-                                  allowed=[_option_text(a) for a in info.allowed], minimum=info.minimum,
+    return options_pb2.OptionInfo(name=info.name, type=info.type, default_value=option_value(info.default),
+                                  allowed=[option_value(a) for a in info.allowed], minimum=info.minimum,
                                   maximum=info.maximum, help=info.help)
 
 
+def _names(mapping: Mapping[str, str]) -> list[options_pb2.NameInfo]:
+    return [options_pb2.NameInfo(name=name, help=help) for name, help in mapping.items()]
+
+
 def game_info(game: Game) -> options_pb2.GameInfo:
-    """What ListGames says of a game; presets list the options they change."""
+    """What ListGames says of a game: all it declares of itself."""
     infos = game.option_infos()
     presets = []
     for name, opts in game.presets.items():
-        changed = {i.name: _option_text(getattr(opts, i.name)) for i in infos
-                   if getattr(opts, i.name) != i.default}
+        changed = {i.name: option_value(getattr(opts, i.name)) for i in infos if getattr(opts, i.name) != i.default}
         presets.append(options_pb2.Preset(name=name, values=changed))
-    return options_pb2.GameInfo(id=game.id, name=game.name, min_seats=game.min_seats,
-                                max_seats=game.max_seats, decks=game.decks, presets=presets,
-                                options=[option_info(i) for i in infos])
-
-
-# --- mcr fan calculation -----------------------------------------------------------------------
-def fan_request(msg: mcr_pb2.CalculateFansRequest) -> dict:
-    """The request as the calculator's hand description (the ``referee fan`` JSON fields)."""
-    if len(msg.melds) > 4 or len(msg.concealed) > 14:
-        raise InvalidAction("at most 4 melds and 14 concealed tiles", Reason.MALFORMED_REQUEST)
-    concealed = [name for text in msg.concealed for name in _text(text).split()]
-    return {"melds": [[m.type, m.tile, m.offer] for m in msg.melds], "concealed": concealed,
-            "win_tile": msg.win_tile, "self_drawn": msg.self_drawn, "fourth_tile": msg.fourth_tile,
-            "kong_related": msg.kong_related, "wall_last": msg.wall_last, "seat_wind": msg.seat_wind,
-            "prevalent_wind": msg.prevalent_wind, "flowers": msg.flowers}
-
-
-def fan_response(result) -> mcr_pb2.CalculateFansResponse:
-    """A core FanResult as protobuf."""
-    return mcr_pb2.CalculateFansResponse(
-        fans=[mcr_pb2.Fan(id=f.id, name_cn=f.name_cn, name_en=f.name_en, points=f.points, count=f.count)
-              for f in result.fans],
-        points=result.points, total=result.total)
+    notation = game.notation
+    return options_pb2.GameInfo(
+        id=game.id, name=game.name, min_seats=game.min_seats, max_seats=game.max_seats,
+        default_seats=game.default_seats or game.min_seats, card_space=notation.name,
+        decks=getattr(notation, "decks", 0), card_ids=notation.id_count, presets=presets,
+        options=[option_info(i) for i in infos],
+        action_kinds=[options_pb2.ActionKindInfo(name=k.name, help=k.help, fields=k.fields) for k in game.action_kinds],
+        reasons=_names(game.reasons), phases=[p.name for p in game.phases], counters=_names(game.counters),
+        seat_counters=_names(game.seat_counters), public_cards=_names(game.public_cards),
+        seat_cards=_names(game.seat_cards), roles=_names(game.roles),
+        event_types=[options_pb2.EventTypeInfo(name=name, help=t.help, values=_names(t.values))
+                     for name, t in game.event_types.items()],
+        capabilities=game.capabilities())

@@ -1,14 +1,15 @@
 """The one mapping from core exceptions to gRPC statuses with ``google.rpc.ErrorInfo`` details.
 
-=================  ===================  ========================================
+=================  ===================  =================================================
 core exception     gRPC status          ErrorInfo.reason
-=================  ===================  ========================================
-InvalidAction      INVALID_ARGUMENT     its Reason name (MALFORMED_REQUEST, ...)
+=================  ===================  =================================================
+InvalidAction      INVALID_ARGUMENT     its reason (MALFORMED_REQUEST, UNKNOWN_CARD, ...)
 UnknownName        NOT_FOUND            UNKNOWN_GAME / UNKNOWN_PRESET
-IllegalAction      FAILED_PRECONDITION  NOT_YOUR_TURN, DOES_NOT_BEAT, STALE_STATE...
+IllegalAction      FAILED_PRECONDITION  NOT_YOUR_TURN, DOES_NOT_BEAT, a game's own reason
 LimitExceeded      RESOURCE_EXHAUSTED   REQUEST_TOO_LARGE
+Unsupported        UNIMPLEMENTED        UNSUPPORTED
 anything else      INTERNAL             none (logged, nothing leaked)
-=================  ===================  ========================================
+=================  ===================  =================================================
 
 ErrorInfo.domain is ``referee.v1``; ``metadata`` carries extra keys such as ``action_index``.
 """
@@ -22,7 +23,8 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from referee.core.errors import IllegalAction, InvalidAction, LimitExceeded, Reason, RefereeError, UnknownName
+from referee.core.errors import (IllegalAction, InvalidAction, LimitExceeded, Reason, RefereeError, UnknownName,
+                                 Unsupported)
 
 DOMAIN = "referee.v1"
 CODES: dict[type, grpc.StatusCode] = {
@@ -30,6 +32,7 @@ CODES: dict[type, grpc.StatusCode] = {
     UnknownName: grpc.StatusCode.NOT_FOUND,
     IllegalAction: grpc.StatusCode.FAILED_PRECONDITION,
     LimitExceeded: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    Unsupported: grpc.StatusCode.UNIMPLEMENTED,
 }
 MALFORMED = object()  # what a safe deserializer returns for bytes that do not parse
 
@@ -49,7 +52,7 @@ def to_status(error: RefereeError) -> grpc.Status:
     code = status_code(error)
     metadata = {k: str(v) for k, v in getattr(error, "metadata", {}).items()}
     detail = any_pb2.Any()
-    detail.Pack(error_details_pb2.ErrorInfo(reason=Reason(error.reason).name, domain=DOMAIN,
+    detail.Pack(error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN,
                                             metadata=metadata))
     return rpc_status.to_status(status_pb2.Status(code=code.value[0], message=error.message,
                                                   details=[detail]))
@@ -74,16 +77,16 @@ def safe_deserializer(message_class):
     return deserialize
 
 
-def mapped(method):
-    """Wrap one servicer method: core errors -> their status, anything else -> INTERNAL."""
-    name = method.__name__
+def mapped(name: str, method):
+    """Wrap one bound servicer method ``method(request, context)``: core errors -> their status,
+    anything else -> INTERNAL. The server wraps every method of every service it adds."""
 
     @functools.wraps(method)
-    def wrapper(self, request, context):
+    def wrapper(request, context):
         try:
             if request is MALFORMED:
                 raise InvalidAction(f"{name}: the request does not parse", Reason.MALFORMED_REQUEST)
-            return method(self, request, context)
+            return method(request, context)
         except RefereeError as error:
             context.abort_with_status(to_status(error))
         except Exception:
@@ -91,13 +94,3 @@ def mapped(method):
             context.abort(grpc.StatusCode.INTERNAL, "internal error")
 
     return wrapper
-
-
-def map_errors(names):
-    """Class decorator: apply :func:`mapped` to the methods ``names`` (the service's RPCs)."""
-    def decorate(cls):
-        for name in names:
-            setattr(cls, name, mapped(getattr(cls, name)))
-        return cls
-
-    return decorate

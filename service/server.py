@@ -28,13 +28,12 @@ from grpc_reflection.v1alpha import reflection
 
 from referee.v1 import referee_service_pb2 as pb
 
-from . import errors
+from . import errors, games
 from .metrics import MetricsInterceptor, serve_metrics
 from .servicer import RefereeServicer
 from .token import ENV_KEYS, KeyRing, Sealer
 
-SERVICE = pb.DESCRIPTOR.services_by_name["Referee"]
-SERVICE_NAMES = (SERVICE.full_name, health.SERVICE_NAME, reflection.SERVICE_NAME)
+SERVICE = pb.DESCRIPTOR.services_by_name["RefereeService"]
 MiB = 1 << 20
 MIN_WORKER_LIFE_S = 5.0  # a worker that dies sooner is not restarted: the supervisor exits 1
 
@@ -79,16 +78,19 @@ def grpc_options(config: Config) -> list[tuple[str, int]]:
     ]
 
 
-def add_referee(server: grpc.Server, servicer: RefereeServicer) -> None:
-    """Register the Referee service with request parsers that never raise (see errors.MALFORMED)."""
+def add_service(server: grpc.Server, service, servicer) -> str:
+    """Register a unary service (a ServiceDescriptor): request parsers that never raise (see
+    errors.MALFORMED), every method's errors mapped to statuses (errors.mapped). Returns its
+    full name."""
     handlers = {
         m.name: grpc.unary_unary_rpc_method_handler(
-            getattr(servicer, m.name),
+            errors.mapped(m.name, getattr(servicer, m.name)),
             request_deserializer=errors.safe_deserializer(message_factory.GetMessageClass(m.input_type)),
             response_serializer=message_factory.GetMessageClass(m.output_type).SerializeToString)
-        for m in SERVICE.methods}
-    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE.full_name, handlers),))
-    server.add_registered_method_handlers(SERVICE.full_name, handlers)
+        for m in service.methods}
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))
+    server.add_registered_method_handlers(service.full_name, handlers)
+    return service.full_name
 
 
 class _Health(health.HealthServicer):
@@ -133,7 +135,8 @@ def _address(host: str, port: int) -> str:
 
 
 class RefereeServer:
-    """One gRPC server: Referee, grpc.health.v1 and reflection, bound at construction."""
+    """One gRPC server: RefereeService, the games' own services (service/games), grpc.health.v1
+    and reflection, bound at construction."""
 
     def __init__(self, config: Config, ring: KeyRing | None = None):
         self.config = config
@@ -142,9 +145,11 @@ class RefereeServer:
         interceptors = [MetricsInterceptor()] if config.metrics_port else []
         self.server = grpc.server(ThreadPoolExecutor(config.threads, thread_name_prefix="referee"),
                                   interceptors=interceptors, options=grpc_options(config))
-        add_referee(self.server, RefereeServicer(Sealer(self.ring), self.config.state_cache))
+        self.services = [add_service(self.server, SERVICE, RefereeServicer(Sealer(self.ring), self.config.state_cache))]
+        self.services += [add_service(self.server, service, servicer) for service, servicer in games.services()]
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
-        reflection.enable_server_reflection(SERVICE_NAMES, self.server)
+        reflection.enable_server_reflection((*self.services, health.SERVICE_NAME, reflection.SERVICE_NAME),
+                                            self.server)
         self.port = self.server.add_insecure_port(_address(config.host, config.port))
         self.address = _address(config.host, self.port)
         self._stopped = threading.Event()
@@ -152,7 +157,7 @@ class RefereeServer:
     def start(self) -> RefereeServer:
         """Start serving, health SERVING, metrics endpoint when configured."""
         self.server.start()
-        for name in ("", SERVICE.full_name):
+        for name in ("", *self.services):
             self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         if self.config.metrics_port:
             serve_metrics(self.config.host, self.config.metrics_port)

@@ -1,4 +1,5 @@
-"""The `referee.v1.Referee` servicer: converts protobuf, opens/seals tokens, delegates to the core.
+"""The `referee.v1.RefereeService` servicer: converts protobuf, opens/seals tokens, delegates to
+the core. It names no game: each game describes itself (ListGames) and decides what it shows.
 
 Errors are raised as core exceptions and mapped to statuses in one place (:mod:`.errors`).
 """
@@ -11,9 +12,9 @@ import logging
 
 import grpc
 
-from referee.core import mcr, rng
+from referee.core import rng
 from referee.core.errors import InvalidAction, LimitExceeded, Reason, RefereeError
-from referee.core.game import ActionType, Game
+from referee.core.game import PASS, Game
 from referee.core.registry import GAMES, get_game
 from referee.v1 import referee_service_pb2 as pb
 from referee.v1 import referee_service_pb2_grpc as pb_grpc
@@ -22,7 +23,6 @@ from referee.v1 import state_pb2
 from . import convert, errors
 from .token import Sealer, check_seq
 
-RPCS = tuple(pb.DESCRIPTOR.services_by_name["Referee"].methods_by_name)
 MAX_REPLAY_ACTIONS = 1000
 MAX_SEED_BYTES = 1024
 MAX_POINTS = 10**15  # |cumulative_points|: far from int64 overflow
@@ -68,14 +68,18 @@ def _views(game: Game, state, view_seat: int | None, into=None):
 
 
 def _events(game: Game, events, view_seat: int | None, into=None):
-    """Events as one caller may see them: the cards of a private event (a DEAL, a mahjong DRAW)
-    only reach its own seat; a caller that asked for every seat gets them all. Appended to the
-    repeated field ``into`` (returns None), or returned as a list."""
+    """Events as one caller may see them: an event's cards reach only the seats the game lets
+    see them (``Game.visible_to``: a DEAL its own seat); a caller that asked for every seat gets
+    them all. Appended to the repeated field ``into`` (returns None), or returned as a list."""
     if view_seat is not None:
-        private = game.private_events
-        events = [e if e.type not in private or e.seat == view_seat else e._replace(cards=())
+        visible_to = game.visible_to
+        events = [e if not e.cards or _sees(visible_to(e), view_seat) else e._replace(cards=())
                   for e in events]
     return convert.events(events, game.notation, into)
+
+
+def _sees(seats, seat: int) -> bool:
+    return seats is None or seat in seats
 
 
 class RecentStates:
@@ -110,8 +114,7 @@ def _optional(request, name: str):
     return getattr(request, name) if request.HasField(name) else None
 
 
-@errors.map_errors(RPCS)
-class RefereeServicer(pb_grpc.RefereeServicer):
+class RefereeServicer(pb_grpc.RefereeServiceServicer):
     """Stateless: every call carries what it needs; the sealed token carries the round."""
 
     def __init__(self, sealer: Sealer, state_cache: int = 4096):
@@ -155,23 +158,38 @@ class RefereeServicer(pb_grpc.RefereeServicer):
         game = get_game(request.game)
         return game, convert.options_in(game, request.preset, request.options)
 
+    def _start(self, request):
+        """(game, options, seats, match) of a Deal or Replay: from the request, or for the next
+        round of a match from the finished round's token (authenticated: nothing the caller
+        claims is carried over)."""
+        if not request.previous_state:
+            game, options = self._setup(request)
+            return game, options, request.seats, None
+        if request.game or request.preset or request.options or request.seats:
+            raise InvalidAction("the next round of a match takes its game, options and seats from "
+                                "previous_state: leave game, preset, options and seats empty",
+                                Reason.MALFORMED_REQUEST)
+        game, finished = self._open(request.previous_state)
+        return game, finished.options, finished.num_seats, game.next_round(finished)
+
     # --- RPCs -----------------------------------------------------------------------------------
     def ListGames(self, request, context):
         return pb.ListGamesResponse(games=[convert.game_info(GAMES[g]) for g in sorted(GAMES)])
 
     def Deal(self, request, context):
-        game, options = self._setup(request)
+        game, options, seats, match = self._start(request)
         seed = _optional(request, "seed")
         if seed is None:
             seed = rng.new_seed()
         _check_seed(seed, request.client_entropy)
-        state = game.deal(options, seed, request.client_entropy, request.seats)
+        state = game.deal(options, seed, request.client_entropy, seats, match)
         view_seat = _optional(request, "view_seat")
         token, digest = self._seal(game, state)
         return pb.DealResponse(state=token, state_digest=digest, seq=state.step,
                                views=_views(game, state, view_seat), to_act=state.to_act,
                                commitment=rng.commitment(seed),
-                               events=_events(game, game.deal_events(state), view_seat))
+                               events=_events(game, game.deal_events(state), view_seat),
+                               match=convert.match_info(state.match))
 
     def Validate(self, request, context):
         return self._validate(request)
@@ -189,7 +207,7 @@ class RefereeServicer(pb_grpc.RefereeServicer):
         verdict = game.check(state, convert.action_in(request.action, game.notation))
         resolved = verdict.action
         out = pb.ValidateResponse() if out is None else out
-        out.legal, out.reason, out.message = verdict.legal, int(verdict.reason), verdict.message
+        out.legal, out.reason, out.message = verdict.legal, verdict.reason, verdict.message
         if verdict.combo is not None:
             out.combination.CopyFrom(convert.shared_combination(verdict.combo, game.notation))
         if resolved and resolved.cards:
@@ -217,7 +235,7 @@ class RefereeServicer(pb_grpc.RefereeServicer):
         entries = b"".join([_legal_action_entry(a, c, notation) for a, c in legal])
         out = pb.LegalActionsResponse() if out is None else out
         out.MergeFromString(entries)
-        out.can_pass = any(a.type is ActionType.PASS for a, _ in legal)
+        out.can_pass = any(a.kind == PASS for a, _ in legal)
         return out
 
     def JudgeBatch(self, request, context):
@@ -250,35 +268,35 @@ class RefereeServicer(pb_grpc.RefereeServicer):
             raise InvalidAction(f"cumulative_points: {state.num_seats} values of at most {MAX_POINTS:.0e}",
                                 Reason.MALFORMED_REQUEST)
         totals = [c + p for c, p in zip(cumulative, settlement.points)]
-        title_for = convert.game_function(game, "title_for")
         return pb.ScoreResponse(settlement=convert.settlement(settlement), seed=state.seed,
                                 client_entropy=state.entropy, commitment=rng.commitment(state.seed),
-                                titles=[title_for(t) for t in totals] if title_for else [],
-                                cumulative_points=totals)
+                                titles=game.titles(totals), cumulative_points=totals,
+                                match=convert.match_info(state.match, settlement.points, game.match_over(state)))
 
     def Replay(self, request, context):
         if len(request.actions) > MAX_REPLAY_ACTIONS:
             raise LimitExceeded(f"at most {MAX_REPLAY_ACTIONS} actions per replay", Reason.REQUEST_TOO_LARGE)
-        game, options = self._setup(request)
+        game, options, seats, match = self._start(request)
         if not request.seed:
             raise InvalidAction("a replay needs the seed", Reason.BAD_SEED)
         _check_seed(request.seed, request.client_entropy)
-        state = game.deal(options, request.seed, request.client_entropy, request.seats)
-        deal = self._step(game, state, game.deal_events(state))
+        state = game.deal(options, request.seed, request.client_entropy, seats, match)
+        view_seat = _optional(request, "view_seat")
+        deal = self._step(game, state, game.deal_events(state), view_seat)
         steps = []
         for index, msg in enumerate(request.actions):
             try:
                 state, events = game.apply(state, convert.action_in(msg, game.notation))
             except RefereeError as error:
                 raise errors.with_metadata(error, action_index=index) from None
-            steps.append(self._step(game, state, events))
+            steps.append(self._step(game, state, events, view_seat))
         return pb.ReplayResponse(deal=deal, steps=steps, commitment=rng.commitment(request.seed),
                                  settlement=convert.settlement(game.settle(state)) if state.finished else None,
                                  state=self._seal(game, state)[0])
 
-    def _step(self, game: Game, state, events) -> pb.ReplayStep:
+    def _step(self, game: Game, state, events, view_seat: int | None) -> pb.ReplayStep:
         return pb.ReplayStep(seq=state.step, state_digest=_digest(game, state, game.pack(state)),
-                             events=convert.events(events, game.notation), views=_views(game, state, None),
+                             events=_events(game, events, view_seat), views=_views(game, state, view_seat),
                              to_act=state.to_act, finished=state.finished)
 
     def Classify(self, request, context):
@@ -293,18 +311,13 @@ class RefereeServicer(pb_grpc.RefereeServicer):
         return pb.CompareResponse(beats=beats, a=convert.combination(a, game.notation),
                                   b=convert.combination(b, game.notation))
 
-    def CalculateFans(self, request, context):
-        hand = mcr.Hand.from_request(convert.fan_request(request))
-        minimum = request.min_points if request.HasField("min_points") else mcr.MIN_POINTS
-        return convert.fan_response(mcr.calculate_fans(hand, minimum))
-
     def Ping(self, request, context):
         return pb.PingResponse()
 
 
 def _item_error(error: RefereeError) -> pb.ItemError:
     """A core error as a batch item's answer: the status the unary call would have ended with."""
-    return pb.ItemError(code=errors.status_code(error).value[0], reason=int(error.reason), message=error.message,
+    return pb.ItemError(code=errors.status_code(error).value[0], reason=error.reason, message=error.message,
                         metadata={k: str(v) for k, v in getattr(error, "metadata", {}).items()})
 
 
