@@ -6,7 +6,9 @@ BIN := $(VENV)/bin
 # a fresh build directory every time: nothing stale from an earlier build gets installed
 INSTALL := rm -rf build && $(BIN)/python -m pip install
 
-.PHONY: demo test bench clean
+API_RELEASE := protos/released/referee-api-v1.json
+
+.PHONY: demo test bench protos api-release clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +21,17 @@ demo: $(BIN)/python
 test: $(BIN)/python
 	$(INSTALL) '.[dev,load,k8s]'
 	$(BIN)/python .ci/check_build.py
+	$(MAKE) protos
 	$(BIN)/python -m pytest -q || { rc=$$?; [ $$rc -ne 5 ] || echo "pytest collected no tests" >&2; exit $$rc; }
+
+# buf lint (STANDARD, no exemptions) and no breaking change against the last released API
+protos: $(BIN)/python
+	$(BIN)/buf lint protos
+	$(BIN)/buf breaking protos --against $(API_RELEASE)
+
+# record the current API as the released one (then tag the commit: git tag api-vX.Y)
+api-release: $(BIN)/python
+	$(BIN)/buf build protos --exclude-source-info -o $(API_RELEASE)
 
 bench: $(BIN)/python
 	$(INSTALL) '.[dev]'

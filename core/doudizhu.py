@@ -427,6 +427,10 @@ class Doudizhu(TrickHooks, Game):
             zones["kitty"] = cardlib.from_mask(state.kitty)
         return zones
 
+    def secret_cards(self, state: State, seat: int):
+        shown = state.kitty if seat == state.landlord else 0  # rule 7: the kitty is shown to all
+        return cardlib.from_mask(state.hands[seat] & ~shown)
+
     def titles(self, totals) -> list[str]:
         """Level titles (级别) of cumulative points."""
         return [title_for(t) for t in totals]

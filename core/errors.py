@@ -4,9 +4,9 @@ A reason is a string (``"NOT_YOUR_TURN"``). The common reasons, the same for eve
 the attributes of :class:`Reason`; their table below says which exception (hence which gRPC
 status) each belongs to, and the proto enum ``referee.v1.ReasonCode`` lists the same names with
 its ``REASON_CODE_`` prefix (a test keeps them equal). A game adds its own reasons as plain
-strings listed in its ``Game.reasons`` (``"NOT_WIN"``, ``"BID_TOO_LOW"``): they are always rule
-refusals, :class:`IllegalAction`. The service maps the exception classes to status codes in one
-place.
+strings listed in its ``Game.reasons`` (``"NOT_WIN"``, ``"BID_TOO_LOW"``): refusals of an action
+are rule refusals, :class:`IllegalAction` (``error_for``). The service maps the exception
+classes to status codes in one place.
 """
 from __future__ import annotations
 

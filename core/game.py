@@ -462,6 +462,11 @@ class Game:
     def all_cards(self, state) -> Iterable[int]:
         return range(self.notation.id_count)
 
+    def secret_cards(self, state, seat: int) -> Iterable[int]:
+        """The cards only ``seat`` may know now (its concealed hand, its face-down melds): no
+        other seat's view, no spectator's view and no event another seat sees shows them."""
+        raise NotImplementedError
+
     # --- capabilities (optional): stateless helpers -------------------------------------------
     def classify(self, cards_text: str, options) -> list[Combo]:
         """Every reading of the cards. Raises: Unsupported unless the game implements it."""

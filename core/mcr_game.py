@@ -60,9 +60,14 @@ Settlement (rule 11), base 8: self-draw: each other seat pays the winner 8 + tot
 discard (or by robbing a kong, the seat adding the kong paying as the discarder): the discarder
 pays 8 + total, each other seat 8. ``total`` is the fan points plus one per flower. Drawn hand:
 all zero. The breakdown lists each fan (``"清一色 Full Flush x1"``: points each times count),
-then fan_points, flowers, total, winner, payer, dealer and next_dealer (the next seat: the
-competition rules rotate the dealer every hand; prevalent winds are the caller's). ABANDON
-(逃跑, any seat, any time) ends the hand: the leaver pays 8 to each other seat (our choice).
+then fan_points, flowers, total, winner, payer and dealer. ABANDON (逃跑, any seat, any time)
+ends the hand: the leaver pays 8 to each other seat (our choice).
+
+Matches (rule 13): the next hand of a match is dealt from the finished one (``next_round``):
+the deal passes to the next seat whoever won, the prevalent wind turns after every four hands
+(E, S, W, N from ``options.prevalent_wind``), and after ``options.hands`` hands (16) the match is
+over. ``options.dealer`` and ``options.prevalent_wind`` are the first hand's. Not implemented
+yet: the clocks of rules 14-15 and rule 16's ``false_win_penalty`` (a false win is refused).
 
 Legal actions, in this order: turn: DISCARD once per tile kind held (its lowest id), each KONG,
 WIN last; claim window: PASS, each CHOW (the lowest ids of the two tiles), PUNG, KONG, WIN last.
@@ -70,13 +75,16 @@ An action may name its tiles by id (``cards``) or by kind (``ranks``: the lowest
 taken); WIN and PASS need none. A CHOW names the two tiles from the hand (or the three kinds of
 the run); a PUNG or claimed KONG may name none.
 
+Phases: ``turn`` (DISCARD, KONG, WIN), ``claim`` and ``rob_kong`` (the shared simultaneous
+decision, ``decisions.DecisionPhase``), ``finished``.
+
 Views hide other seats' concealed tiles, drawn tiles and concealed kongs (shown when the hand
-is over). ``public_cards``: ``discards{s}``, ``flowers{s}``, ``meld{s}_{i}`` (tiles of seat s's
-i-th meld; empty for another seat's concealed kong), ``claim_tile`` in a window, and when the
-hand is over ``hand{s}`` and ``win_tile``. ``counters``: wall, dealer, prevalent_wind,
-min_points, turn, drawn (the viewer's own drawn tile, else -1), after_kong,
-``meld{s}_{i}_from`` (the seat it was claimed from, -1 concealed), and when won winner, payer,
-points, total. ``roles``: each seat's wind, ``east`` .. ``north``.
+is over). Per seat: ``cards`` ``discards`` (the river) and ``flowers``, and when the hand is
+over ``hand``; ``melds`` (kind chow/pung/kong, tiles, the seat claimed from, -1 concealed;
+another seat's concealed kong shows no tiles); ``role`` its wind, ``east`` .. ``north``.
+``public_cards``: ``claim_tile`` in a window, ``win_tile`` once won. ``counters``: wall, dealer,
+prevalent_wind, min_points, turn, drawn (the viewer's own drawn tile, else -1), after_kong,
+round, and when won winner, payer, points, total.
 
 Events: DEAL (per seat, its tiles; private), FLOWER (public), DRAW (private; values replacement,
 wall), DISCARD, CLAIM_WINDOW (seat: the discarder or the seat adding a kong; cards: the tile;
@@ -150,8 +158,7 @@ _KIND_MASK = tuple(sum(1 << t for t in kind_tiles(k)) for k in range(NUM_KINDS +
 _KIND_STRING = re.compile(r"([WTBFJH])([1-9]+)")
 
 
-# view keys: (public_cards key, counters key) of each seat's i-th meld; roles by dealer
-_MELD_KEYS = tuple(tuple((f"meld{s}_{i}", f"meld{s}_{i}_from") for i in range(8)) for s in range(SEATS))
+# roles by dealer
 _ROLES = tuple(tuple(WIND_NAMES[(s - dealer) % SEATS] for s in range(SEATS)) for dealer in range(SEATS))
 
 # tile ids of a bitmask, cached: a Play answers with every seat's hand, and three of the four
@@ -686,6 +693,10 @@ class Mahjong(Game):
             zones[f"flowers{s}"] = state.flowers[s]
             zones[f"melds{s}"] = tuple(t for m in state.melds[s] for t in m[3:])
         return zones
+
+    def secret_cards(self, state: State, seat: int):
+        concealed = tuple(t for m in state.melds[seat] if m[1] < 0 for t in m[3:])
+        return from_mask(state.hands[seat]) + concealed
 
     # serialization -------------------------------------------------------------------------------
     def pack(self, state: State) -> bytes:

@@ -88,12 +88,18 @@ shared_combination = functools.lru_cache(maxsize=4096)(combination)
 
 
 # --- actions ----------------------------------------------------------------------------------
-def action_in(msg: actions_pb2.Action, notation) -> Action:
-    """A core Action (the game checks the kind). Raises: InvalidAction (BAD_ACTION, UNKNOWN_CARD, ...)."""
-    if not msg.kind:
-        raise InvalidAction("action kind is not set", Reason.BAD_ACTION)
-    if len(msg.kind) > MAX_NAME or len(msg.declared) > MAX_NAME:
-        raise InvalidAction(f"action kind {short(msg.kind)} or declared reading is too long", Reason.BAD_ACTION)
+def action_in(msg: actions_pb2.Action, game: Game) -> Action:
+    """A core Action of ``game``'s.
+
+    Raises: InvalidAction (BAD_ACTION: no kind, or one the game does not list; UNKNOWN_CARD ...).
+    """
+    if msg.kind not in game.kind_names():
+        known = ", ".join(sorted(game.kind_names()))
+        raise InvalidAction(f"{game.id} has no action kind {short(msg.kind)} (kinds: {known})" if msg.kind
+                            else "action kind is not set", Reason.BAD_ACTION)
+    if len(msg.declared) > MAX_NAME:
+        raise InvalidAction(f"declared reading {short(msg.declared)} is too long", Reason.BAD_ACTION)
+    notation = game.notation
     values, concrete = cards_in(msg.cards, notation)
     return Action(seat=msg.seat, kind=msg.kind, cards=values if concrete else (),
                   ranks=() if concrete else values, value=msg.value, declared=msg.declared)

@@ -204,7 +204,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
     # (a new response, or a JudgeBatch result's member: no copy) after everything that can raise.
     def _validate(self, request, opened_tokens: dict | None = None, out=None) -> pb.ValidateResponse:
         game, state = self._open(request.state, _optional(request, "expected_seq"), opened_tokens)
-        verdict = game.check(state, convert.action_in(request.action, game.notation))
+        verdict = game.check(state, convert.action_in(request.action, game))
         resolved = verdict.action
         out = pb.ValidateResponse() if out is None else out
         out.legal, out.reason, out.message = verdict.legal, verdict.reason, verdict.message
@@ -216,7 +216,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
 
     def _play(self, request, opened_tokens: dict | None = None, out=None) -> pb.PlayResponse:
         game, state = self._open(request.state, _optional(request, "expected_seq"), opened_tokens, last_use=True)
-        state, events = game.apply(state, convert.action_in(request.action, game.notation))
+        state, events = game.apply(state, convert.action_in(request.action, game))
         view_seat = _optional(request, "view_seat")
         token, digest = self._seal(game, state)
         out = pb.PlayResponse() if out is None else out
@@ -286,7 +286,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         steps = []
         for index, msg in enumerate(request.actions):
             try:
-                state, events = game.apply(state, convert.action_in(msg, game.notation))
+                state, events = game.apply(state, convert.action_in(msg, game))
             except RefereeError as error:
                 raise errors.with_metadata(error, action_index=index) from None
             steps.append(self._step(game, state, events, view_seat))

@@ -31,7 +31,7 @@ def channel(server):
 
 @pytest.fixture(scope="session")
 def stub(channel):
-    return pb_grpc.RefereeStub(channel)
+    return pb_grpc.RefereeServiceStub(channel)
 
 
 @pytest.fixture
@@ -43,7 +43,7 @@ def make_server():
         srv = RefereeServer(Config(port=0, drain=0, grace=0, **config), keys or KeyRing.generate()).start()
         channel = grpc.insecure_channel(srv.address)
         started.append((srv, channel))
-        return srv, channel, pb_grpc.RefereeStub(channel)
+        return srv, channel, pb_grpc.RefereeServiceStub(channel)
 
     yield make
     for srv, channel in started:
@@ -83,8 +83,7 @@ def expect_error():
 def seeded_deal(stub):
     """A Dou Dizhu deal from a fixed seed with seat 0 bidding first."""
     def deal(seed: bytes = b"api-tests", **fields):
-        options = options_pb2.GameOptions()
-        options.doudizhu.first_bidder = fields.pop("first_bidder", 0)
+        options = {"first_bidder": options_pb2.OptionValue(int_value=fields.pop("first_bidder", 0))}
         return stub.Deal(pb.DealRequest(game="doudizhu", seed=seed, options=options, **fields))
 
     return deal
@@ -94,5 +93,5 @@ def seeded_deal(stub):
 def landlord_leads(stub, seeded_deal):
     """A round where seat 0 bid 3 and now leads: (PlayResponse after the bid)."""
     deal = seeded_deal()
-    bid = actions_pb2.Action(seat=0, type=actions_pb2.BID, value=3)
+    bid = actions_pb2.Action(seat=0, kind="BID", value=3)
     return stub.Play(pb.PlayRequest(state=deal.state, action=bid))

@@ -2,7 +2,7 @@
 import grpc
 import pytest
 
-from referee.v1 import actions_pb2, errors_pb2
+from referee.v1 import actions_pb2
 from referee.v1 import referee_service_pb2 as pb
 
 from .conftest import error_of
@@ -11,7 +11,7 @@ MAX_ITEMS = 500
 
 
 def _bid(seat: int = 0, value: int = 3) -> actions_pb2.Action:
-    return actions_pb2.Action(seat=seat, type=actions_pb2.BID, value=value)
+    return actions_pb2.Action(seat=seat, kind="BID", value=value)
 
 
 def _same_play(a: pb.PlayResponse, b: pb.PlayResponse) -> None:
@@ -65,15 +65,15 @@ def test_an_item_error_is_that_item_answer_and_the_others_go_on(stub, seeded_dea
         unary = {"play": stub.Play, "validate": stub.Validate, "legal_actions": stub.LegalActions}[kind]
         code, info, message = error_of(unary, getattr(item, kind))
         assert result.error.code == code.value[0]
-        assert errors_pb2.ReasonCode.Name(result.error.reason) == info.reason
+        assert result.error.reason == info.reason
         assert result.error.message == message
     assert results[0].error.code == grpc.StatusCode.FAILED_PRECONDITION.value[0]
-    assert results[0].error.reason == errors_pb2.NOT_YOUR_TURN
-    assert results[1].error.reason == errors_pb2.STATE_TOKEN_INVALID
-    assert results[2].error.reason == errors_pb2.STALE_STATE
-    assert results[3].error.reason == errors_pb2.BAD_SEAT
+    assert results[0].error.reason == "NOT_YOUR_TURN"
+    assert results[1].error.reason == "STATE_TOKEN_INVALID"
+    assert results[2].error.reason == "STALE_STATE"
+    assert results[3].error.reason == "BAD_SEAT"
     assert results[4].play.seq == 1
-    assert not results[5].validate.legal and results[5].validate.reason == errors_pb2.NOT_YOUR_TURN
+    assert not results[5].validate.legal and results[5].validate.reason == "NOT_YOUR_TURN"
 
 
 def test_whole_call_errors(stub, seeded_deal, expect_error):
@@ -137,10 +137,17 @@ def _reference_view(v, notation):
     def cards(ids):
         return cards_pb2.CardSet(ids=ids, text=notation.format_cards(ids))
 
+    def seat_view(sv):
+        return state_pb2.SeatView(hand_size=sv.hand_size, role=sv.role, team=sv.team, counters=dict(sv.counters),
+                                  cards={k: cards(c) for k, c in sv.cards.items()},
+                                  melds=[state_pb2.Meld(kind=m.kind, cards=cards(m.cards), from_seat=m.from_seat)
+                                         for m in sv.melds])
+
     table = _reference_combination(v.table, notation)
-    return state_pb2.View(seat=v.seat, phase=v.phase, to_act=v.to_act, hand=cards(v.hand), hand_sizes=v.hand_sizes,
+    return state_pb2.View(seat=v.seat, phase=v.phase, to_act=v.to_act, hand=cards(v.hand),
+                          seats=[seat_view(sv) for sv in v.seats],
                           public_cards={k: cards(c) for k, c in v.public_cards.items()}, table=table,
-                          table_seat=v.table_seat, table_cards=cards(v.table_cards), roles=v.roles,
+                          table_seat=v.table_seat, table_cards=cards(v.table_cards),
                           counters=dict(v.counters), finished=v.finished)
 
 
@@ -153,16 +160,16 @@ def _reference_event(e, notation):
 
 
 def test_views_sharing_equals_converting_each_view():
-    """The servicer copies the first seat's view for the others when only seat and hand differ,
-    and fills messages in place from cached card sets; the messages must equal converting every
-    seat's view on its own with plain constructors, in every phase, and the core's batch
-    ``views`` must equal its one-seat ``view``. Likewise events, and LegalActions answers
-    joined from cached serialized entries."""
+    """The servicer copies the first seat's view for the others, rewriting seat, hand and the
+    parts where they differ (seats, public cards, counters), and fills messages in place from
+    cached card sets; the messages must equal converting every seat's view on its own with plain
+    constructors, in every phase, and the core's batch ``views`` must equal its one-seat
+    ``view``. Likewise events, and LegalActions answers joined from cached serialized entries."""
     import random
 
     from referee.core.registry import GAMES
+    from referee.core.game import PASS
     from referee.service import convert
-    from referee.core.game import ActionType
     from referee.service.servicer import RefereeServicer, _views
     from referee.service.token import KeyRing, Sealer
     from referee.v1 import referee_service_pb2 as pb_
@@ -192,7 +199,7 @@ def test_views_sharing_equals_converting_each_view():
                 answer = servicer._legal_actions(pb_.LegalActionsRequest(state=token, seat=state.to_act[0]))
                 assert answer == pb_.LegalActionsResponse(
                     actions=[convert.legal_action(a, c, game.notation) for a, c in legal],
-                    can_pass=any(a.type is ActionType.PASS for a, _ in legal))
+                    can_pass=any(a.kind == PASS for a, _ in legal))
                 state, events = game.apply(state, rng.choice(legal)[0])
                 expected = [_reference_event(e, game.notation) for e in events]
                 assert convert.events(events, game.notation) == expected
@@ -210,4 +217,4 @@ def test_core_views_refuse_an_unknown_seat():
         for bad in (-2, state.num_seats):
             with pytest.raises(InvalidAction) as caught:
                 game.views(state, (0, bad))
-            assert caught.value.reason is Reason.BAD_SEAT
+            assert caught.value.reason == Reason.BAD_SEAT

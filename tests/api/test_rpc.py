@@ -1,5 +1,6 @@
-"""Every RPC of referee.v1.Referee against a real server, and every error code a caller can reach."""
+"""Every RPC of referee.v1.RefereeService against a real server, and every error code a caller can reach."""
 import hashlib
+import random
 
 import grpc
 import pytest
@@ -8,20 +9,28 @@ from referee.core.cards import card_rank, parse_cards
 from referee.v1 import actions_pb2, cards_pb2, errors_pb2, options_pb2
 from referee.v1 import referee_service_pb2 as pb
 
+from .conftest import error_of
+
 INVALID, NOT_FOUND = grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND
 FAILED, EXHAUSTED = grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.RESOURCE_EXHAUSTED
-BID, PASS, PLAY, ABANDON = actions_pb2.BID, actions_pb2.PASS, actions_pb2.PLAY, actions_pb2.ABANDON
+BID, PASS, PLAY, ABANDON = "BID", "PASS", "PLAY", "ABANDON"
 
 
 def act(seat, kind, value=0, ids=(), text=""):
-    return actions_pb2.Action(seat=seat, type=kind, value=value, cards=cards_pb2.CardSet(ids=ids, text=text))
+    return actions_pb2.Action(seat=seat, kind=kind, value=value, cards=cards_pb2.CardSet(ids=ids, text=text))
+
+
+def option_value(value) -> options_pb2.OptionValue:
+    if isinstance(value, bool):
+        return options_pb2.OptionValue(bool_value=value)
+    if isinstance(value, int):
+        return options_pb2.OptionValue(int_value=value)
+    return options_pb2.OptionValue(string_value=value)
 
 
 def ddz_options(**fields):
-    options = options_pb2.GameOptions()
-    for name, value in fields.items():
-        setattr(options.doudizhu, name, value)
-    return options
+    """The `options` map of a request: each value as the OptionValue of its Python type."""
+    return {name: option_value(value) for name, value in fields.items()}
 
 
 # --- ListGames, Ping -------------------------------------------------------------------------------
@@ -30,14 +39,128 @@ def test_list_games_describes_doudizhu(stub):
     ddz = games["doudizhu"]
     assert (ddz.min_seats, ddz.max_seats, ddz.decks) == (3, 3, 1)
     assert {"qq", "coins_rake", "coins_fixed_fee"} <= {p.name for p in ddz.presets}
-    assert dict(next(p for p in ddz.presets if p.name == "coins_rake").values) == {"scoring": "coins_rake"}
+    assert dict(next(p for p in ddz.presets if p.name == "coins_rake").values) == ddz_options(scoring="coins_rake")
     options = {o.name: o for o in ddz.options}
-    assert set(options) == {f.name for f in options_pb2.GameOptions().doudizhu.DESCRIPTOR.fields}
-    assert list(options["scoring"].allowed) == ["points", "coins_fixed_fee", "coins_rake"]
-    assert options["scoring"].default_value == "points"
-    assert options["rocket_as_kickers"].type == "bool" and options["rocket_as_kickers"].default_value == "false"
+    assert set(options) == {"rocket_as_kickers", "scoring", "room_coefficient", "room_fee", "first_bidder"}
+    assert list(options["scoring"].allowed) == [option_value(v) for v in ("points", "coins_fixed_fee", "coins_rake")]
+    assert options["scoring"].default_value == option_value("points")
+    assert options["rocket_as_kickers"].type == "bool"
+    assert options["rocket_as_kickers"].default_value == option_value(False)
+    assert options["rocket_as_kickers"].default_value.WhichOneof("value") == "bool_value"
+    assert options["first_bidder"].default_value == option_value(-1)
     assert (options["first_bidder"].minimum, options["first_bidder"].maximum) == (-1, 2)
     assert all(o.help for o in ddz.options)
+
+
+DDZ_EVENTS = {"DEAL", "BID_TURN", "BID", "REDEAL", "LANDLORD", "PLAY", "PASS", "BOMB", "TRICK_WON", "ABANDON",
+              "FINISH"}
+MCR_EVENTS = {"DEAL", "FLOWER", "DRAW", "DISCARD", "CLAIM_WINDOW", "PASS", "CHOW", "PUNG", "KONG", "WIN",
+              "DRAWN_GAME", "ABANDON"}
+
+
+def test_list_games_describes_each_game_as_data(stub):
+    listed = stub.ListGames(pb.ListGamesRequest()).games
+    games = {g.id: g for g in listed}
+    assert [g.id for g in listed] == sorted(games)
+    ddz, mcr = games["doudizhu"], games["mcr"]
+    assert (ddz.default_seats, ddz.card_space, ddz.card_ids) == (3, "poker", 54)
+    assert (mcr.min_seats, mcr.max_seats, mcr.default_seats, mcr.card_space, mcr.card_ids) == (4, 4, 4, "mahjong", 144)
+    # action kinds, with the Action fields each reads
+    ddz_kinds = {k.name: list(k.fields) for k in ddz.action_kinds}
+    assert set(ddz_kinds) == {"PASS", "BID", "PLAY", "ABANDON"}
+    assert ddz_kinds["BID"] == ["value"] and ddz_kinds["PASS"] == [] and "cards" in ddz_kinds["PLAY"]
+    mcr_kinds = {k.name: list(k.fields) for k in mcr.action_kinds}
+    assert set(mcr_kinds) == {"DISCARD", "CHOW", "PUNG", "KONG", "WIN", "PASS", "ABANDON"}
+    assert all(mcr_kinds[k] == ["cards"] for k in ("DISCARD", "CHOW", "PUNG", "KONG"))
+    # the game's own reasons, none of them a common one
+    common = {v.name.removeprefix("REASON_CODE_") for v in errors_pb2.ReasonCode.DESCRIPTOR.values}
+    assert {r.name for r in ddz.reasons} == {"BID_TOO_LOW", "DECLARED_READING_INVALID"}
+    assert {r.name for r in mcr.reasons} == {"NOT_WIN", "UNDER_8"}
+    assert not common & {r.name for g in (ddz, mcr) for r in g.reasons}
+    # phases and the keys of views and events
+    assert list(ddz.phases) == ["bidding", "playing", "finished"]
+    assert list(mcr.phases) == ["turn", "claim", "rob_kong", "finished"]
+    assert {c.name for c in ddz.counters} == {"base", "multiplier", "bombs", "first_bidder", "deal_no", "landlord",
+                                              "passes", "round"}
+    assert {c.name for c in ddz.seat_counters} == {"bid", "plays"}
+    assert {c.name for c in ddz.public_cards} == {"kitty", "played"}
+    assert {c.name for c in ddz.seat_cards} == {"hand"}
+    assert {r.name for r in ddz.roles} == {"landlord", "farmer"}
+    assert {e.name for e in ddz.event_types} == DDZ_EVENTS
+    assert {v.name for e in ddz.event_types if e.name == "BID" for v in e.values} == {"bid"}
+    assert {c.name for c in mcr.counters} == {"wall", "dealer", "prevalent_wind", "min_points", "turn", "drawn",
+                                              "after_kong", "round", "winner", "payer", "points", "total"}
+    assert not mcr.seat_counters
+    assert {c.name for c in mcr.public_cards} == {"claim_tile", "win_tile"}
+    assert {c.name for c in mcr.seat_cards} == {"discards", "flowers", "hand"}
+    assert {r.name for r in mcr.roles} == {"east", "south", "west", "north"}
+    assert {e.name for e in mcr.event_types} == MCR_EVENTS
+    # capabilities
+    assert {"classify", "compare", "hints"} <= set(ddz.capabilities) and "fans" not in ddz.capabilities
+    assert "fans" in mcr.capabilities and not {"classify", "compare"} & set(mcr.capabilities)
+    # every name comes with what it means
+    for g in (ddz, mcr):
+        named = [*g.action_kinds, *g.reasons, *g.counters, *g.seat_counters, *g.public_cards, *g.seat_cards,
+                 *g.roles, *g.event_types, *(v for e in g.event_types for v in e.values)]
+        assert all(n.help for n in named), g.id
+
+
+def test_list_games_option_defaults_are_typed(stub):
+    field = {"bool": "bool_value", "int": "int_value", "enum": "string_value"}
+    games = stub.ListGames(pb.ListGamesRequest()).games
+    assert {o.type for g in games for o in g.options} == set(field)
+    for game in games:
+        for o in game.options:
+            assert o.default_value.WhichOneof("value") == field[o.type], (game.id, o.name)
+            assert all(a.WhichOneof("value") == field[o.type] for a in o.allowed), (game.id, o.name)
+            assert bool(o.allowed) == (o.type == "enum"), (game.id, o.name)
+        for preset in game.presets:
+            types = {o.name: o.type for o in game.options}
+            assert all(v.WhichOneof("value") == field[types[k]] for k, v in preset.values.items()), preset.name
+    mcr = {o.name: o for o in next(g for g in games if g.id == "mcr").options}
+    assert mcr["hands"].default_value == option_value(16) and (mcr["hands"].minimum, mcr["hands"].maximum) == (1, 64)
+
+
+@pytest.mark.parametrize("game, seed", [("doudizhu", b"names-1"), ("doudizhu", b"names-2"), ("mcr", b"names-1"),
+                                        ("mcr", b"names-2")])
+def test_views_and_events_use_the_names_list_games_declares(stub, game, seed):
+    """A whole round through the API (random legal actions): every phase, key, role and event
+    type the views and events carry is one ListGames lists."""
+    info = next(g for g in stub.ListGames(pb.ListGamesRequest()).games if g.id == game)
+    declared_events = {e.name: {v.name for v in e.values} for e in info.event_types}
+    seen = {"phases": set(), "counters": set(), "seat_counters": set(), "public_cards": set(), "seat_cards": set(),
+            "roles": set(), "events": set()}
+
+    def record(views, events):
+        for v in views:
+            seen["phases"].add(v.phase)
+            seen["counters"] |= set(v.counters)
+            seen["public_cards"] |= set(v.public_cards)
+            for sv in v.seats:
+                seen["seat_counters"] |= set(sv.counters)
+                seen["seat_cards"] |= set(sv.cards)
+                seen["roles"].add(sv.role)
+        for e in events:
+            seen["events"].add(e.type)
+            assert e.type in declared_events and set(e.values) <= declared_events[e.type], e
+
+    rng = random.Random(seed)
+    deal = stub.Deal(pb.DealRequest(game=game, seed=seed))
+    record(deal.views, deal.events)
+    state, to_act, finished = deal.state, list(deal.to_act), False
+    for _ in range(1000):
+        if finished:
+            break
+        legal = stub.LegalActions(pb.LegalActionsRequest(state=state, seat=to_act[0])).actions
+        after = stub.Play(pb.PlayRequest(state=state, action=rng.choice(legal).action))
+        record(after.views, after.events)
+        state, to_act, finished = after.state, list(after.to_act), after.finished
+    assert finished
+    assert seen["phases"] <= set(info.phases) and "finished" in seen["phases"]
+    for key in ("counters", "seat_counters", "public_cards", "seat_cards"):
+        assert seen[key] <= {n.name for n in getattr(info, key)}, key
+    assert seen["roles"] <= {r.name for r in info.roles} | {""}
+    assert seen["counters"] and len(seen["events"]) > 3
 
 
 def test_ping(stub):
@@ -52,7 +175,7 @@ def test_deal_views_commitment_and_determinism(stub, seeded_deal):
     assert [v.seat for v in deal.views] == [0, 1, 2]
     hands = [set(v.hand.ids) for v in deal.views]
     assert all(len(h) == 17 for h in hands) and len(set().union(*hands)) == 51
-    assert all(v.hand.text.split() and list(v.hand_sizes) == [17, 17, 17] for v in deal.views)
+    assert all(v.hand.text.split() and [s.hand_size for s in v.seats] == [17, 17, 17] for v in deal.views)
     assert deal.views[0].phase == "bidding" and not deal.views[0].finished
     assert {e.seat: set(e.cards.ids) for e in deal.events if e.type == "DEAL"} == dict(enumerate(hands))
     again = seeded_deal(b"seed-1")
@@ -88,6 +211,18 @@ def test_deal_options_and_presets_apply(stub, seeded_deal):
     (pb.DealRequest(game="doudizhu", options=ddz_options(scoring="poker")), INVALID, "BAD_OPTION"),
     (pb.DealRequest(game="doudizhu", options=ddz_options(room_coefficient=0)), INVALID, "BAD_OPTION"),
     (pb.DealRequest(game="doudizhu", options=ddz_options(first_bidder=3)), INVALID, "BAD_OPTION"),
+    # the options map: each value of its option's type, every name one of the game's
+    (pb.DealRequest(game="doudizhu", options={"rocket_as_kickers": options_pb2.OptionValue(int_value=1)}),
+     INVALID, "BAD_OPTION"),
+    (pb.DealRequest(game="doudizhu", options={"first_bidder": options_pb2.OptionValue(string_value="1")}),
+     INVALID, "BAD_OPTION"),
+    (pb.DealRequest(game="doudizhu", options={"room_fee": options_pb2.OptionValue(bool_value=True)}),
+     INVALID, "BAD_OPTION"),
+    (pb.DealRequest(game="doudizhu", options={"scoring": options_pb2.OptionValue(int_value=0)}), INVALID, "BAD_OPTION"),
+    (pb.DealRequest(game="doudizhu", options={"no_such_option": options_pb2.OptionValue(int_value=0)}),
+     INVALID, "BAD_OPTION"),
+    (pb.DealRequest(game="doudizhu", options={"first_bidder": options_pb2.OptionValue()}), INVALID, "BAD_OPTION"),
+    (pb.DealRequest(game="mcr", options=ddz_options(first_bidder=0)), INVALID, "BAD_OPTION"),
     (pb.DealRequest(game="doudizhu", seats=4), INVALID, "BAD_SEAT_COUNT"),
     (pb.DealRequest(game="doudizhu", seed=b""), INVALID, "BAD_SEED"),
     (pb.DealRequest(game="doudizhu", client_entropy=bytes(257)), INVALID, "BAD_SEED"),
@@ -96,15 +231,39 @@ def test_deal_errors(stub, expect_error, request_, code, reason):
     expect_error(stub.Deal, request_, code, reason)
 
 
+def test_long_names_and_values_are_not_echoed(stub):
+    """A caller's long option name, option value or action kind reaches the error message as a
+    short prefix at most."""
+    name, value = "o" * 5000, "9" * 5000
+    for options in ({name: options_pb2.OptionValue(int_value=1)}, {name: options_pb2.OptionValue()},
+                    {"first_bidder": options_pb2.OptionValue(string_value=value)},
+                    {"scoring": options_pb2.OptionValue(string_value=value)}):
+        code, info, message = error_of(stub.Deal, pb.DealRequest(game="doudizhu", options=options))
+        assert code == INVALID and info is not None and (info.domain, info.reason) == ("referee.v1", "BAD_OPTION")
+        assert len(message) < 200 and "o" * 41 not in message and "9" * 41 not in message, message
+    code, info, message = error_of(stub.Play, pb.PlayRequest(state=stub.Deal(pb.DealRequest(game="doudizhu")).state,
+                                                             action=actions_pb2.Action(seat=0, kind="K" * 5000)))
+    assert code == INVALID and info is not None and info.reason == "BAD_ACTION"
+    assert len(message) < 200 and "K" * 41 not in message, message
+
+
+def test_options_map_reaches_classify_and_compare(stub, expect_error):
+    bad = {"rocket_as_kickers": options_pb2.OptionValue(string_value="true")}
+    expect_error(stub.Classify, pb.ClassifyRequest(game="doudizhu", options=bad, cards=cards_pb2.CardSet(text="3")),
+                 INVALID, "BAD_OPTION")
+    expect_error(stub.Compare, pb.CompareRequest(game="doudizhu", options=bad, a=cards_pb2.CardSet(text="4"),
+                                                 b=cards_pb2.CardSet(text="3")), INVALID, "BAD_OPTION")
+
+
 # --- Validate and Play -----------------------------------------------------------------------------
 def test_validate_changes_nothing(stub, seeded_deal):
     deal = seeded_deal()
     ok = stub.Validate(pb.ValidateRequest(state=deal.state, action=act(0, BID, 2), expected_seq=0))
-    assert ok.legal and ok.reason == errors_pb2.OK
+    assert ok.legal and ok.reason == "OK"
     turn = stub.Validate(pb.ValidateRequest(state=deal.state, action=act(1, BID, 2)))
-    assert not turn.legal and turn.reason == errors_pb2.NOT_YOUR_TURN and turn.message
+    assert not turn.legal and turn.reason == "NOT_YOUR_TURN" and turn.message
     phase = stub.Validate(pb.ValidateRequest(state=deal.state, action=act(0, PLAY, ids=deal.views[0].hand.ids[:1])))
-    assert phase.reason == errors_pb2.WRONG_PHASE
+    assert not phase.legal and phase.reason == "WRONG_PHASE"
 
 
 def test_validate_play_resolves_rank_string(stub, landlord_leads):
@@ -115,19 +274,21 @@ def test_validate_play_resolves_rank_string(stub, landlord_leads):
     assert verdict.legal and verdict.combination.kind == "single" and list(verdict.cards.ids) == [lowest]
 
 
+@pytest.mark.parametrize("call", ["Validate", "Play"])
 @pytest.mark.parametrize("action, reason", [
     (act(0, PLAY, text="3S XX"), "UNKNOWN_CARD"),
     (act(0, PLAY, text="3Z"), "UNKNOWN_CARD"),
     (act(0, PLAY, ids=[54]), "UNKNOWN_CARD"),
     (act(0, PLAY, text="3S 3S"), "DUPLICATE_CARD"),
     (act(0, PLAY, ids=[1, 1]), "DUPLICATE_CARD"),
-    (act(0, actions_pb2.ACTION_TYPE_UNSPECIFIED), "BAD_ACTION"),
-    (act(0, 99), "BAD_ACTION"),
-])
-def test_malformed_actions(stub, expect_error, seeded_deal, action, reason):
+    (act(0, ""), "BAD_ACTION"),
+    (act(0, "FLY"), "BAD_ACTION"),
+    (act(0, "F" * 5000), "BAD_ACTION"),
+], ids=["bad_text", "bad_rank", "bad_id", "twice_text", "twice_id", "no_kind", "unknown_kind", "long_kind"])
+def test_malformed_actions(stub, expect_error, seeded_deal, call, action, reason):
     deal = seeded_deal()
-    expect_error(stub.Validate, pb.ValidateRequest(state=deal.state, action=action), INVALID, reason)
-    expect_error(stub.Play, pb.PlayRequest(state=deal.state, action=action), INVALID, reason)
+    request = (pb.ValidateRequest if call == "Validate" else pb.PlayRequest)(state=deal.state, action=action)
+    expect_error(getattr(stub, call), request, INVALID, reason)
 
 
 def test_play_not_your_turn_keeps_old_token(stub, expect_error, seeded_deal):
@@ -142,6 +303,15 @@ def test_bidding_rules_reach_the_caller(stub, expect_error, seeded_deal):
     after = stub.Play(pb.PlayRequest(state=deal.state, action=act(0, BID, 2)))
     expect_error(stub.Play, pb.PlayRequest(state=after.state, action=act(1, BID, 2)), FAILED, "BID_TOO_LOW")
     expect_error(stub.Play, pb.PlayRequest(state=after.state, action=act(1, BID, 7)), INVALID, "BAD_ACTION")
+
+
+def test_a_kind_of_another_phase_is_wrong_phase(stub, expect_error, seeded_deal, landlord_leads):
+    verdict = stub.Validate(pb.ValidateRequest(state=landlord_leads.state, action=act(0, BID, 3)))
+    assert not verdict.legal and verdict.reason == "WRONG_PHASE" and verdict.message
+    expect_error(stub.Play, pb.PlayRequest(state=landlord_leads.state, action=act(0, BID, 3)), FAILED, "WRONG_PHASE")
+    expect_error(stub.Play, pb.PlayRequest(state=landlord_leads.state, action=act(0, BID, 9)), FAILED, "WRONG_PHASE")
+    # a kind of another game is no kind of this one
+    expect_error(stub.Play, pb.PlayRequest(state=seeded_deal().state, action=act(0, "DISCARD")), INVALID, "BAD_ACTION")
 
 
 def test_illegal_plays_are_refused_and_old_token_still_works(stub, expect_error, landlord_leads):
@@ -191,7 +361,7 @@ def test_legal_actions_while_bidding(stub, seeded_deal):
     deal = seeded_deal()
     legal = stub.LegalActions(pb.LegalActionsRequest(state=deal.state, seat=0))
     assert legal.can_pass
-    assert [(a.action.type, a.action.value) for a in legal.actions] == [(PASS, 0), (BID, 1), (BID, 2), (BID, 3)]
+    assert [(a.action.kind, a.action.value) for a in legal.actions] == [(PASS, 0), (BID, 1), (BID, 2), (BID, 3)]
     assert not stub.LegalActions(pb.LegalActionsRequest(state=deal.state, seat=1)).actions
 
 
@@ -201,7 +371,7 @@ def test_legal_actions_on_a_lead_are_concrete_and_legal(stub, expect_error, land
     assert not legal.can_pass and len(legal.actions) > 20
     for entry in legal.actions:
         ids = list(entry.action.cards.ids)
-        assert entry.action.type == PLAY and set(ids) <= hand
+        assert entry.action.kind == PLAY and set(ids) <= hand
         assert entry.action.cards.text and entry.ranks == entry.combination.rank_text
         assert len(ids) == entry.combination.size
     for entry in legal.actions[::7]:
@@ -278,9 +448,86 @@ def test_compare(stub, a, b, beats):
 def test_compare_errors(stub, expect_error):
     request = pb.CompareRequest(game="doudizhu", a=cards_pb2.CardSet(text="34"), b=cards_pb2.CardSet(text="5"))
     expect_error(stub.Compare, request, INVALID, "NOT_A_COMBINATION")
-    request = pb.CompareRequest(game="doudizhu", options=options_pb2.GameOptions(), preset="zzz",
+    request = pb.CompareRequest(game="doudizhu", options=ddz_options(rocket_as_kickers=True), preset="zzz",
                                 a=cards_pb2.CardSet(text="3"), b=cards_pb2.CardSet(text="5"))
     expect_error(stub.Compare, request, NOT_FOUND, "UNKNOWN_PRESET")
+
+
+def test_classify_and_compare_without_the_capability_are_unimplemented(stub, expect_error):
+    unimplemented = grpc.StatusCode.UNIMPLEMENTED
+    tiles = cards_pb2.CardSet(text="W1 W2 W3")
+    expect_error(stub.Classify, pb.ClassifyRequest(game="mcr", cards=tiles), unimplemented, "UNSUPPORTED")
+    expect_error(stub.Compare, pb.CompareRequest(game="mcr", a=tiles, b=cards_pb2.CardSet(text="T1 T1 T1")),
+                 unimplemented, "UNSUPPORTED")
+    expect_error(stub.Classify, pb.ClassifyRequest(game="mcr", cards=cards_pb2.CardSet(ids=[0, 4, 8])),
+                 unimplemented, "UNSUPPORTED")
+
+
+# --- matches ------------------------------------------------------------------------------------------
+def finished_round(stub, deal, abandon_seat: int):
+    """The deal's first bidder bids 3, then ``abandon_seat`` leaves: (first bidder, finished PlayResponse)."""
+    first = next(e.seat for e in deal.events if e.type == "BID_TURN")
+    assert list(deal.to_act) == [first]
+    bid = stub.Play(pb.PlayRequest(state=deal.state, action=act(first, BID, 3)))
+    gone = stub.Play(pb.PlayRequest(state=bid.state, action=act(abandon_seat, ABANDON)))
+    assert gone.finished
+    return first, gone
+
+
+def test_a_match_carries_points_and_rotates_the_first_bidder(stub):
+    deal = stub.Deal(pb.DealRequest(game="doudizhu", seed=b"match-1"))  # the first bidder drawn from the seed
+    assert deal.match.round == 0 and list(deal.match.totals) == [0, 0, 0]
+    first, gone = finished_round(stub, deal, 2)
+    score = stub.Score(pb.ScoreRequest(state=gone.state))
+    points = list(score.settlement.points)
+    assert any(points)
+    assert (score.match.round, list(score.match.totals), score.match.over) == (0, points, False)
+
+    second = stub.Deal(pb.DealRequest(previous_state=gone.state, seed=b"match-2"))
+    assert second.match.round == 1 and list(second.match.totals) == points
+    assert list(second.to_act) == [(first + 1) % 3]
+    assert next(e.seat for e in second.events if e.type == "BID_TURN") == (first + 1) % 3
+    assert all(v.counters["round"] == 1 and v.counters["first_bidder"] == (first + 1) % 3 for v in second.views)
+    assert second.commitment == hashlib.sha256(b"match-2").digest() and second.seq == 0
+
+    first2, gone2 = finished_round(stub, second, first)  # another seat leaves this time
+    assert first2 == (first + 1) % 3
+    score2 = stub.Score(pb.ScoreRequest(state=gone2.state))
+    totals = [a + b for a, b in zip(points, score2.settlement.points)]
+    assert totals != points
+    assert (score2.match.round, list(score2.match.totals), score2.match.over) == (1, totals, False)
+    third = stub.Deal(pb.DealRequest(previous_state=gone2.state))
+    assert third.match.round == 2 and list(third.match.totals) == totals
+    assert list(third.to_act) == [(first + 2) % 3]
+
+
+def test_a_match_ends_after_its_rounds(stub, expect_error):
+    deal = stub.Deal(pb.DealRequest(game="mcr", seed=b"match-mcr", options={"hands": option_value(2)}))
+    gone = stub.Play(pb.PlayRequest(state=deal.state, action=act(1, ABANDON)))
+    score = stub.Score(pb.ScoreRequest(state=gone.state))
+    assert (score.match.round, list(score.match.totals), score.match.over) == (0, list(score.settlement.points), False)
+    second = stub.Deal(pb.DealRequest(previous_state=gone.state))
+    assert second.match.round == 1 and list(second.match.totals) == list(score.settlement.points)
+    last = stub.Play(pb.PlayRequest(state=second.state, action=act(0, ABANDON)))
+    final = stub.Score(pb.ScoreRequest(state=last.state))
+    totals = [a + b for a, b in zip(score.settlement.points, final.settlement.points)]
+    assert (final.match.round, list(final.match.totals), final.match.over) == (1, totals, True)
+    expect_error(stub.Deal, pb.DealRequest(previous_state=last.state), FAILED, "MATCH_OVER")
+
+
+def test_next_round_refusals(stub, expect_error, seeded_deal):
+    deal = seeded_deal(b"match-refusals")
+    expect_error(stub.Deal, pb.DealRequest(previous_state=deal.state), FAILED, "GAME_NOT_FINISHED")
+    _, gone = finished_round(stub, deal, 1)
+    assert stub.Deal(pb.DealRequest(previous_state=gone.state)).match.round == 1
+    for extra in (dict(game="doudizhu"), dict(preset="qq"), dict(options=ddz_options(first_bidder=0)),
+                  dict(seats=3)):
+        expect_error(stub.Deal, pb.DealRequest(previous_state=gone.state, **extra), INVALID, "MALFORMED_REQUEST")
+    token = gone.state
+    for i in (0, len(token) // 2, len(token) - 1):
+        bad = token[:i] + bytes([token[i] ^ 0x01]) + token[i + 1:]
+        expect_error(stub.Deal, pb.DealRequest(previous_state=bad), INVALID, "STATE_TOKEN_INVALID")
+    expect_error(stub.Deal, pb.DealRequest(previous_state=token[:-1]), INVALID, "STATE_TOKEN_INVALID")
 
 
 # --- limits and malformed bytes ---------------------------------------------------------------------
@@ -296,5 +543,5 @@ def test_too_many_cards_is_request_too_large(stub, expect_error):
 
 
 def test_bytes_that_do_not_parse_are_invalid_argument(channel, expect_error):
-    raw = channel.unary_unary("/referee.v1.Referee/Deal")
+    raw = channel.unary_unary("/referee.v1.RefereeService/Deal")
     expect_error(raw, b"\x0a\xff\xff\xff", INVALID, "MALFORMED_REQUEST")

@@ -8,11 +8,16 @@ import pytest
 
 from referee.core import cards as cardlib
 from referee.core import doudizhu, rng
-from referee.core.doudizhu import DOUDIZHU, FINISHED, PLAYING, Options
+from referee.core.doudizhu import BID, DOUDIZHU, FINISHED, PLAYING, Options
 from referee.core.errors import IllegalAction, InvalidAction, Reason, UnknownName
-from referee.core.game import Action, ActionType
+from referee.core.game import ABANDON, PASS, PLAY, Action
+from referee.core.tricks import Trick
 
-PASS, PLAY, BID, ABANDON = ActionType.PASS, ActionType.PLAY, ActionType.BID, ActionType.ABANDON
+# malformed input: refused with InvalidAction; every other reason (a broken rule, the state
+# forbids it) with IllegalAction
+MALFORMED = {Reason.MALFORMED_REQUEST, Reason.UNKNOWN_CARD, Reason.DUPLICATE_CARD, Reason.BAD_OPTION,
+             Reason.BAD_SEAT_COUNT, Reason.BAD_SEAT, Reason.BAD_ACTION, Reason.STATE_TOKEN_INVALID,
+             Reason.BAD_SEED}
 
 
 def ids(text):
@@ -47,8 +52,7 @@ def refused(state, action, reason):
     verdict = DOUDIZHU.check(state, action)
     assert not verdict.legal
     assert verdict.reason == reason
-    # malformed input (reasons 10-19) is InvalidAction, a broken rule IllegalAction
-    with pytest.raises(InvalidAction if reason < 20 else IllegalAction) as error:
+    with pytest.raises(InvalidAction if reason in MALFORMED else IllegalAction) as error:
         DOUDIZHU.apply(state, action)
     assert error.value.reason == reason
 
@@ -69,15 +73,16 @@ def position(hands, landlord=0, to_act=None, base=1, table="", table_seat=-1, pl
         table_play, _ = doudizhu.choose_reading(doudizhu.classify(doudizhu.parse_hand(table)), 0)
         assert table_play, table
     bids = tuple(base if s == landlord else 0 for s in range(3))
+    to_act = landlord if to_act is None else to_act
+    trick = Trick(table_seat, table_play, table_seat) if table else Trick(to_act)
     return state._replace(
         phase=PLAYING, hands=hand_masks, kitty=0, bids=bids, landlord=landlord, base=base,
-        to_act=(landlord if to_act is None else to_act,), table=table_play, table_seat=table_seat,
-        plays=plays)
+        to_act=(to_act,), trick=trick, plays=plays)
 
 
 def finished(landlord=0, winner=0, base=1, bombs=0, plays=(2, 2, 2), options=None):
     state = position(("", "", ""), landlord=landlord, base=base, plays=plays, options=options)
-    return state._replace(phase=FINISHED, to_act=(), winner=winner, bombs=bombs)
+    return state._replace(phase=FINISHED, to_act=(), out=(winner,), bombs=bombs)
 
 
 def types(events):
@@ -146,10 +151,10 @@ def test_ddz_rule_3_bidding_goes_in_seat_order_from_the_first_bidder():
 
 def test_ddz_rule_3_bid_must_exceed_every_earlier_bid():
     state, _ = run(dealt(first_bidder=1), bid(1, 2))
-    refused(state, bid(2, 1), Reason.BID_TOO_LOW)
-    refused(state, bid(2, 2), Reason.BID_TOO_LOW)
+    refused(state, bid(2, 1), doudizhu.BID_TOO_LOW)
+    refused(state, bid(2, 2), doudizhu.BID_TOO_LOW)
     assert DOUDIZHU.check(state, bid(2, 3)).legal
-    assert [(a.type, a.value) for a, _ in DOUDIZHU.legal_actions(state, 2)] == [(PASS, 0), (BID, 3)]
+    assert [(a.kind, a.value) for a, _ in DOUDIZHU.legal_actions(state, 2)] == [(PASS, 0), (BID, 3)]
 
 
 def test_ddz_rule_3_a_pass_is_no_bid():
@@ -230,6 +235,48 @@ def test_ddz_rule_6_default_first_bidder_is_drawn_from_the_seed():
     assert seen == {0, 1, 2}
 
 
+def play_out(state):
+    """The round played to its end: the first bidder bids 3, then each seat takes its first
+    legal action (a pass, else its lowest play)."""
+    state, _ = run(state, bid(state.first_bidder, 3))
+    while not state.finished:
+        action, _ = DOUDIZHU.legal_actions(state, state.to_act[0])[0]
+        state, _ = DOUDIZHU.apply(state, action)
+    return state
+
+
+@pytest.mark.parametrize("options, seed, seat", [(Options(first_bidder=0), b"match", 0),
+                                                 (Options(first_bidder=1), b"match", 1),
+                                                 (Options(first_bidder=2), b"match", 2),
+                                                 (Options(), b"a match", 2)])  # drawn from the seed
+def test_ddz_rule_6_first_bidder_rotates_in_a_match(options, seed, seat):
+    first = play_out(DOUDIZHU.deal(options, seed))
+    assert first.first_bidder == seat and first.match == (0, (0, 0, 0), ())
+    points = DOUDIZHU.settle(first).points
+    assert any(points)
+    match = DOUDIZHU.next_round(first)
+    assert (match.round, match.totals, match.carry) == (1, points, ((seat + 1) % 3,))
+    second = DOUDIZHU.deal(options, b"match/1", match=match)
+    # the next seat bids first, whatever the options say (rule 6)
+    assert second.first_bidder == (seat + 1) % 3
+    assert second.to_act == (second.first_bidder,)
+    assert DOUDIZHU.deal_events(second)[-1].seat == second.first_bidder
+    assert second.match.round == 1 and second.match.totals == points
+    view = DOUDIZHU.view(second, -1)
+    assert (view.counters["round"], view.counters["first_bidder"]) == (1, second.first_bidder)
+    second = play_out(second)
+    third = DOUDIZHU.deal(options, b"match/2", match=DOUDIZHU.next_round(second))
+    assert third.first_bidder == (seat + 2) % 3
+    assert third.match.round == 2
+    assert third.match.totals == tuple(a + b for a, b in zip(points, DOUDIZHU.settle(second).points))
+
+
+def test_ddz_rule_6_no_next_round_before_the_round_ends():
+    with pytest.raises(IllegalAction) as error:
+        DOUDIZHU.next_round(dealt())
+    assert error.value.reason == Reason.GAME_NOT_FINISHED
+
+
 def test_ddz_rule_7_kitty_goes_to_the_landlord_and_is_public_in_every_view():
     state = dealt(first_bidder=0)
     kitty = cardlib.from_mask(state.kitty)
@@ -245,7 +292,7 @@ def test_ddz_rule_7_kitty_goes_to_the_landlord_and_is_public_in_every_view():
     for seat in (-1, 0, 1, 2):
         view = DOUDIZHU.view(state, seat)
         assert view.public_cards["kitty"] == kitty
-        assert view.roles == ("farmer", "landlord", "farmer")
+        assert tuple(s.role for s in view.seats) == ("farmer", "landlord", "farmer")
     assert DOUDIZHU.view(state, 0).hand == cardlib.from_mask(before[0])
     assert DOUDIZHU.view(state, -1).hand == ()
 
@@ -258,7 +305,7 @@ def test_ddz_rule_8_landlord_leads_and_a_leader_may_not_pass():
     assert DOUDIZHU.view(state, 1).table is None
     refused(state, Action(1, PASS), Reason.MUST_LEAD)
     actions = DOUDIZHU.legal_actions(state, 1)
-    assert actions and all(a.type == PLAY for a, _ in actions)
+    assert actions and all(a.kind == PLAY for a, _ in actions)
 
 
 def test_ddz_rule_8_two_passes_give_a_free_lead_to_the_last_player():
@@ -266,7 +313,7 @@ def test_ddz_rule_8_two_passes_give_a_free_lead_to_the_last_player():
     state, events = run(state, play(0, "3S"), Action(1, PASS), Action(2, PASS))
     assert types(events) == ["PLAY", "PASS", "PASS", "TRICK_WON"]
     assert events[-1].seat == 0
-    assert state.to_act == (0,) and state.table == 0
+    assert state.to_act == (0,) and state.trick.top == 0
     assert DOUDIZHU.view(state, 0).table is None
     refused(state, Action(0, PASS), Reason.MUST_LEAD)
     state, _ = run(state, play(0, "5S 5H"))  # anything may lead, even a pair after singles
@@ -276,10 +323,10 @@ def test_ddz_rule_8_two_passes_give_a_free_lead_to_the_last_player():
 def test_ddz_rule_8_after_one_pass_the_next_must_beat_the_table():
     state = position(("8S 3S", "4S 6S", "7H 9S"), landlord=0)
     state, _ = run(state, play(0, "8S"), Action(1, PASS))
-    assert state.to_act == (2,) and state.passes == 1
+    assert state.to_act == (2,) and state.trick.passed == 1 << 1
     refused(state, play(2, "7H"), Reason.DOES_NOT_BEAT)
     state, events = run(state, play(2, "9S"))
-    assert state.to_act == (0,) and state.table_seat == 2 and state.passes == 0
+    assert state.to_act == (0,) and state.trick.top_seat == 2 and state.trick.passed == 0
 
 
 def test_ddz_rule_8_a_play_beats_the_last_play_not_the_first():
@@ -347,7 +394,7 @@ def test_ddz_not_a_combination():
     (Action(0, PLAY), Reason.BAD_ACTION),
     (Action(0, PLAY, ranks=(15,)), Reason.UNKNOWN_CARD),
     (Action(3, PLAY, (5,)), Reason.BAD_SEAT),
-    (Action(0, PLAY, ids("5S"), declared="no_such_kind"), Reason.DECLARED_READING_INVALID),
+    (Action(0, PLAY, ids("5S"), declared="no_such_kind"), doudizhu.DECLARED_READING_INVALID),
 ])
 def test_ddz_malformed_plays(action, reason):
     refused(position(("5S 3S", "4S 6S", "7S"), landlord=0), action, reason)
@@ -406,20 +453,20 @@ def test_ddz_rule_11i_declared_reading_is_used():
     state, events = run(state, action)
     combo = events[0].combo
     assert (combo.kind, combo.main_rank, combo.chain) == ("airplane_singles", 3, 3)  # 456 + 333
-    assert doudizhu.hot.play_kind(state.table) == doudizhu.Kind.AIRPLANE_SINGLES
+    assert doudizhu.hot.play_kind(state.trick.top) == doudizhu.Kind.AIRPLANE_SINGLES
 
 
 def test_ddz_rule_11i_declared_reading_must_exist():
     state = position((AIRPLANE_HAND + " 9C", "4C", "5C"), landlord=0)
     refused(state, play(0, AIRPLANE_HAND)._replace(declared="bomb"),
-            Reason.DECLARED_READING_INVALID)
+            doudizhu.DECLARED_READING_INVALID)
 
 
 def test_ddz_rule_11i_declared_reading_must_beat_the_table():
     hand = "6S 6H 6D 7S 7H 7D 8S 8H 8D 9S 9H 9D"
     state = position(("3C", hand, "5C"), landlord=0, to_act=1,
                      table="333444555666", table_seat=0)
-    assert doudizhu.hot.play_kind(state.table) == doudizhu.Kind.TRIO_STRAIGHT  # 3456 as led
+    assert doudizhu.hot.play_kind(state.trick.top) == doudizhu.Kind.TRIO_STRAIGHT  # 3456 as led
     refused(state, play(1, hand)._replace(declared="airplane_singles"),
             Reason.DOES_NOT_BEAT)
     state, events = run(state, play(1, hand)._replace(declared="trio_straight"))

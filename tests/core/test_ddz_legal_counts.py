@@ -129,7 +129,7 @@ def test_ddz_rule_11i_last_play_read_as_its_named_kind(hot):
     assert doudizhu.legal_rank_strings(hand, "333444555666") == ["444555666777"]
     with pytest.raises(doudizhu.InvalidAction) as error:
         doudizhu.legal_rank_strings("444555666777", "333444555666", last_kind="bomb")
-    assert error.value.reason == doudizhu.Reason.DECLARED_READING_INVALID
+    assert error.value.reason == doudizhu.DECLARED_READING_INVALID
 
 
 def test_ddz_rule_12_last_play_must_be_a_combination():

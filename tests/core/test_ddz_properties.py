@@ -11,11 +11,15 @@ from hypothesis import strategies as st
 
 from referee.core import cards as cardlib
 from referee.core import doudizhu, rng
-from referee.core.doudizhu import DOUDIZHU, Options
+from referee.core.doudizhu import BID, DOUDIZHU, Options
 from referee.core.errors import IllegalAction, InvalidAction, Reason, RefereeError
-from referee.core.game import Action, ActionType
+from referee.core.game import ABANDON, PASS, PLAY, Action
 
 ALL_CARDS = (1 << 54) - 1
+# malformed input: refused with InvalidAction; every other reason with IllegalAction
+MALFORMED = {Reason.MALFORMED_REQUEST, Reason.UNKNOWN_CARD, Reason.DUPLICATE_CARD, Reason.BAD_OPTION,
+             Reason.BAD_SEAT_COUNT, Reason.BAD_SEAT, Reason.BAD_ACTION, Reason.STATE_TOKEN_INVALID,
+             Reason.BAD_SEED}
 card_sets = st.sets(st.integers(0, 53), min_size=1, max_size=54)
 
 
@@ -124,27 +128,27 @@ def test_rng_new_seed_is_32_fresh_bytes():
 
 def expected_legal(state, action, legal):
     """Whether ``action`` should be legal, from the legal-action list (suits never matter)."""
-    if action.type == ActionType.PLAY:
+    if action.kind == PLAY:
         if cardlib.to_mask(action.cards) & ~state.hands[action.seat]:
             return False
         ranks = cardlib.format_ranks(cardlib.ranks_of(action.cards))
         return ranks in {cardlib.format_ranks(cardlib.ranks_of(a.cards))
-                         for a in legal if a.type == ActionType.PLAY}
-    return any(a.type == action.type and a.value == action.value for a in legal)
+                         for a in legal if a.kind == PLAY}
+    return any(a.kind == action.kind and a.value == action.value for a in legal)
 
 
 def candidate_actions(state, rnd):
     """Random actions, legal or not, for the seat to act and for a seat that is not."""
     seat = state.to_act[0]
     hand = cardlib.from_mask(state.hands[seat])
-    out = [Action(seat, ActionType.PASS), Action(seat, ActionType.BID, value=rnd.randint(0, 4))]
+    out = [Action(seat, PASS), Action(seat, BID, value=rnd.randint(0, 4))]
     for _ in range(4):
         size = rnd.choice([1, 1, 2, 2, 3, 4, 5, 6, 8])
-        out.append(Action(seat, ActionType.PLAY, tuple(rnd.sample(hand, min(size, len(hand))))))
+        out.append(Action(seat, PLAY, tuple(rnd.sample(hand, min(size, len(hand))))))
     others = cardlib.from_mask(ALL_CARDS & ~state.hands[seat])
-    out.append(Action(seat, ActionType.PLAY, (rnd.choice(hand), rnd.choice(others))))
-    out.append(Action((seat + 1) % 3, ActionType.PLAY, (rnd.choice(hand),)))
-    out.append(Action((seat + 2) % 3, ActionType.PASS))
+    out.append(Action(seat, PLAY, (rnd.choice(hand), rnd.choice(others))))
+    out.append(Action((seat + 1) % 3, PLAY, (rnd.choice(hand),)))
+    out.append(Action((seat + 2) % 3, PASS))
     return out
 
 
@@ -191,6 +195,7 @@ def playout(seed, entropy, options, rnd, abandon_chance=0.0, max_steps=400):
     played, actions = 0, []
     for _ in range(max_steps):
         check_conservation(state, played)
+        assert state.played == played
         if state.finished:
             check_settlement(state)
             return state, actions
@@ -203,7 +208,7 @@ def playout(seed, entropy, options, rnd, abandon_chance=0.0, max_steps=400):
         for action, combo in pairs:
             verdict = DOUDIZHU.check(state, action)
             assert verdict.legal, (action, verdict)
-            if action.type == ActionType.PLAY:
+            if action.kind == PLAY:
                 assert verdict.combo.kind == combo.kind == action.declared
                 assert verdict.combo.ranks == cardlib.ranks_of(action.cards)
         packed = DOUDIZHU.pack(state)
@@ -216,13 +221,13 @@ def playout(seed, entropy, options, rnd, abandon_chance=0.0, max_steps=400):
                 with pytest.raises(RefereeError) as error:
                     DOUDIZHU.apply(state, action)
                 assert error.value.reason == verdict.reason
-                assert isinstance(error.value, InvalidAction if verdict.reason < 20 else IllegalAction)
+                assert isinstance(error.value, InvalidAction if verdict.reason in MALFORMED else IllegalAction)
                 assert DOUDIZHU.unpack(packed) == state
         for action in legal if len(legal) <= 40 else rnd.sample(legal, 10):  # every one applies
             after, _ = DOUDIZHU.apply(state, action)
             assert after.step == state.step + 1
         if rnd.random() < abandon_chance:
-            action = Action(rnd.randrange(3), ActionType.ABANDON)
+            action = Action(rnd.randrange(3), ABANDON)
         else:
             action = rnd.choice(legal)
         state, events = DOUDIZHU.apply(state, action)

@@ -10,16 +10,13 @@ import pytest
 
 from referee.core import mcr, rng
 from referee.core.errors import IllegalAction, InvalidAction, Reason
-from referee.core.game import Action, ActionType, View
+from referee.core.game import ABANDON, PASS, Action, Meld, SeatView, View
 from referee.core.mcr_fans import TILE_IDS
-from referee.core.mcr_game import (CHOW_MELD, CLAIM, KONG_MELD, MCR, NOTATION, PRIVATE_EVENTS,
-                                   PUNG_MELD, ROB, TURN, Options, State, claim_options, tile_kind,
-                                   win_hand)
+from referee.core.mcr_game import (CHOW, CHOW_MELD, CLAIM, DISCARD, KONG, KONG_MELD, MCR, NOT_WIN, NOTATION,
+                                   PRIVATE_EVENTS, PUNG, PUNG_MELD, ROB, TURN, UNDER_8, WIN, Options, State,
+                                   claim_options, tile_kind, win_hand)
 from referee.core.registry import get_game
 
-PASS, DISCARD, CHOW, PUNG, KONG, WIN, ABANDON = (ActionType.PASS, ActionType.DISCARD, ActionType.CHOW,
-                                                 ActionType.PUNG, ActionType.KONG, ActionType.WIN,
-                                                 ActionType.ABANDON)
 MELD_KINDS = {"chow": CHOW_MELD, "pung": PUNG_MELD, "kong": KONG_MELD}
 
 # hands used below (13 tiles): WIN_A wins on a self-drawn B5 (清龙), WIN_B on W5 (清龙, 坎张);
@@ -147,15 +144,29 @@ def run(state, *actions):
     return state, events
 
 
+# the reasons of input that cannot be used (InvalidAction); every other refusal breaks a rule
+MALFORMED = (Reason.MALFORMED_REQUEST, Reason.UNKNOWN_CARD, Reason.DUPLICATE_CARD, Reason.BAD_OPTION,
+             Reason.BAD_SEAT_COUNT, Reason.BAD_SEAT, Reason.BAD_ACTION, Reason.STATE_TOKEN_INVALID, Reason.BAD_SEED)
+
+
 def refused(state, action, reason):
     """Refused with ``reason``, and applying it raises and changes nothing."""
     before = MCR.digest(state)
     verdict = MCR.check(state, action)
     assert not verdict.legal and verdict.reason == reason, verdict
-    with pytest.raises(InvalidAction if reason < 20 else IllegalAction) as error:
+    with pytest.raises(InvalidAction if reason in MALFORMED else IllegalAction) as error:
         MCR.apply(state, action)
     assert error.value.reason == reason
     assert MCR.digest(state) == before
+
+
+def shown_cards(view):
+    """Every tile a view shows besides its own hand: public cards, each seat's cards and melds."""
+    out = [t for cards in view.public_cards.values() for t in cards]
+    for seat in view.seats:
+        out += [t for cards in seat.cards.values() for t in cards]
+        out += [t for meld in seat.melds for t in meld.cards]
+    return out
 
 
 def types(events):
@@ -204,9 +215,10 @@ def test_rule_1_bad_tile_text(text, reason):
 def test_registry_and_options():
     assert get_game("mcr") is MCR and MCR.min_seats == MCR.max_seats == 4
     assert {i.name: i.default for i in MCR.option_infos()} == {"dealer": 0, "prevalent_wind": 0,
-                                                                "min_points": 8}
+                                                                "min_points": 8, "hands": 16}
     assert MCR.make_options(overrides={"prevalent_wind": 3}).prevalent_wind == 3
-    for bad in ({"prevalent_wind": 4}, {"dealer": 4}, {"dealer": -2}, {"min_points": True}):
+    assert MCR.make_options(overrides={"hands": 4}).hands == 4
+    for bad in ({"prevalent_wind": 4}, {"dealer": 4}, {"dealer": -2}, {"min_points": True}, {"hands": 0}):
         with pytest.raises(InvalidAction):
             MCR.make_options(overrides=bad)
 
@@ -230,7 +242,7 @@ def test_rule_2_deal_from_the_seeded_wall():
 def test_rule_2_dealer_and_seat_winds():
     state = MCR.deal(Options(dealer=2), b"seed-1")
     assert state.to_act == (2,) and state.hands[2].bit_count() == 14
-    assert MCR.view(state, 0).roles == ("west", "north", "east", "south")
+    assert tuple(s.role for s in MCR.view(state, 0).seats) == ("west", "north", "east", "south")
     drawn = MCR.deal(Options(dealer=-1), b"seed-1")
     assert drawn.dealer == rng.Stream(rng.deal_key(b"seed-1"), "dealer").randbelow(4)
     # seat winds from the dealer reach the calculator: seat 3 is south when seat 2 deals
@@ -276,8 +288,9 @@ def test_draws_are_private():
         view = MCR.view(state, seat)
         assert view.counters["drawn"] == -1
         assert draw.cards[0] not in view.hand
-        assert all(draw.cards[0] not in cards for cards in view.public_cards.values())
-    assert MCR.view(state, -1).hand == () and MCR.view(state, 2).hand_sizes == (13, 14, 13, 13)
+        assert draw.cards[0] not in shown_cards(view)
+    assert MCR.view(state, -1).hand == ()
+    assert tuple(s.hand_size for s in MCR.view(state, 2).seats) == (13, 14, 13, 13)
 
 
 # --- turn: self-drawn wins, refused wins (rules 4, 6, 10, 11) ----------------------------------------
@@ -285,7 +298,7 @@ def test_draws_are_private():
 def test_rule_11_self_drawn_win_every_other_seat_pays_8_plus_fans():
     state = position([WIN_A, None, None, None], drawn="B5", flowers={0: "H1 H5"})
     legal = MCR.legal_actions(state, 0)
-    assert legal[-1][0].type == WIN and legal[-1][1].kind == "win"
+    assert legal[-1][0].kind == WIN and legal[-1][1].kind == "win"
     state, events = MCR.apply(state, Action(0, WIN))
     assert types(events) == ["WIN"] and state.finished
     settlement = MCR.settle(state)
@@ -297,19 +310,19 @@ def test_rule_11_self_drawn_win_every_other_seat_pays_8_plus_fans():
     assert settlement.winners == (0,) and sum(settlement.points) == 0
     assert "清龙 Pure Straight x1" in fan_names(state) and "花牌 Flower Tiles x2" in fan_names(state)
     assert dict(settlement.breakdown)["total"] == fans.total
-    assert MCR.view(state, 1).public_cards["hand0"] == tuple(sorted(MCR.view(state, 0).hand))
+    assert MCR.view(state, 1).seats[0].cards["hand"] == tuple(sorted(MCR.view(state, 0).hand))
 
 
 def test_rule_6_not_a_winning_hand_is_refused_and_changes_nothing():
     state = position([JUNK, None, None, None], drawn="W9")
-    refused(state, Action(0, WIN), Reason.NOT_WIN)
-    assert all(a.type != WIN for a, _ in MCR.legal_actions(state, 0))
+    refused(state, Action(0, WIN), NOT_WIN)
+    assert all(a.kind != WIN for a, _ in MCR.legal_actions(state, 0))
 
 
 def test_rule_10_under_8_points_is_refused_and_changes_nothing():
     state = position([SMALL, None, None, None], drawn="F1", flowers={0: "H1 H2 H3 H4"})
-    refused(state, Action(0, WIN), Reason.UNDER_8)  # 5 points: flowers never count toward 8
-    assert all(a.type != WIN for a, _ in MCR.legal_actions(state, 0))
+    refused(state, Action(0, WIN), UNDER_8)  # 5 points: flowers never count toward 8
+    assert all(a.kind != WIN for a, _ in MCR.legal_actions(state, 0))
     lower = state._replace(options=Options(min_points=5))
     assert MCR.check(lower, Action(0, WIN)).legal
 
@@ -321,8 +334,8 @@ def test_rule_10_under_8_on_a_discard_is_refused():
     state = position([None, None, "W2 W3 W4 T6 T7 T8 B3 B4 B5 F2 F2 W9 W9", None], drawn="F2")
     state, _ = discard(state, 0, "F2")
     assert state.phase == CLAIM and state.to_act == (2,)
-    assert [a.type for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
-    refused(state, Action(2, WIN), Reason.UNDER_8)
+    assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
+    refused(state, Action(2, WIN), UNDER_8)
 
 
 def test_rule_4_after_a_chow_or_pung_only_a_discard():
@@ -330,9 +343,9 @@ def test_rule_4_after_a_chow_or_pung_only_a_discard():
     state, _ = discard(state, 0, "B3")
     state, _ = MCR.apply(state, Action(1, CHOW, ids_of(state, 1, "B4 B5")))
     assert state.phase == TURN and state.to_act == (1,) and state.drawn == -1
-    refused(state, Action(1, WIN), Reason.NOT_WIN)
+    refused(state, Action(1, WIN), NOT_WIN)
     refused(state, Action(1, KONG, ranks=(TILE_IDS["T1"],)), Reason.WRONG_PHASE)
-    assert {a.type for a, _ in MCR.legal_actions(state, 1)} == {DISCARD}
+    assert {a.kind for a, _ in MCR.legal_actions(state, 1)} == {DISCARD}
 
 
 def test_turn_actions_are_checked():
@@ -348,7 +361,7 @@ def test_turn_actions_are_checked():
     refused(state, Action(1, DISCARD, ranks=(TILE_IDS["W1"],)), Reason.NOT_YOUR_TURN)
     refused(state, Action(0, KONG, ranks=(TILE_IDS["W1"],)), Reason.NOT_A_COMBINATION)
     legal = MCR.legal_actions(state, 0)
-    assert [a.type for a, _ in legal] == [DISCARD] * 14  # once per kind held
+    assert [a.kind for a, _ in legal] == [DISCARD] * 14  # once per kind held
     assert all(MCR.check(state, a).legal for a, _ in legal)
     assert MCR.legal_actions(state, 1) == []
 
@@ -364,9 +377,9 @@ def test_rule_5_claim_window_asks_every_seat_with_a_claim():
     state, events = claim_table()
     assert types(events) == ["DISCARD", "CLAIM_WINDOW"] and events[1].values["seats"] == 0b1110
     assert state.phase == CLAIM and state.to_act == (1, 2, 3)
-    assert [a.type for a, _ in MCR.legal_actions(state, 1)] == [PASS, CHOW]
-    assert [a.type for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
-    assert [a.type for a, _ in MCR.legal_actions(state, 3)] == [PASS, WIN]
+    assert [a.kind for a, _ in MCR.legal_actions(state, 1)] == [PASS, CHOW]
+    assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
+    assert [a.kind for a, _ in MCR.legal_actions(state, 3)] == [PASS, WIN]
     assert MCR.view(state, 0).public_cards["claim_tile"] == state.discards[0][-1:]
     for seat in (1, 2, 3):
         assert all(MCR.check(state, a).legal for a, _ in MCR.legal_actions(state, seat))
@@ -381,7 +394,7 @@ def test_rule_5_win_beats_pung_beats_chow():
     assert types(events) == ["PASS", "PUNG"] and events[1].seat == 2 and events[1].values["from"] == 0
     assert state.phase == TURN and state.to_act == (2,) and state.melds[2][0][:2] == (PUNG_MELD, 0)
     assert state.discards[0] == () and sorted(all_tiles(state)) == list(range(144))
-    assert {a.type for a, _ in MCR.legal_actions(state, 2)} == {DISCARD}  # a pung is followed by a discard
+    assert {a.kind for a, _ in MCR.legal_actions(state, 2)} == {DISCARD}  # a pung is followed by a discard
 
 
 def test_rule_5_a_lone_chow_is_taken():
@@ -391,7 +404,7 @@ def test_rule_5_a_lone_chow_is_taken():
     assert NOTATION.format_cards(events[-1].cards) == "W3 W4 W5"
     assert state.to_act == (1,) and state.drawn == -1
     assert state.melds[1][0][:3] == (CHOW_MELD, 0, events[-1].values["claimed"])
-    assert {a.type for a, _ in MCR.legal_actions(state, 1)} == {DISCARD}
+    assert {a.kind for a, _ in MCR.legal_actions(state, 1)} == {DISCARD}
 
 
 def test_rule_5_nobody_claims_the_next_seat_draws():
@@ -447,14 +460,14 @@ def test_rule_5_chow_only_from_the_previous_seat():
     assert state.to_act == (1,)  # seat 2 could chow W3 only from seat 1
     state = position([None, None, "W2 W4 W3 W3", None], drawn="W3")
     state, _ = discard(state, 0, "W3")
-    assert state.to_act == (2,) and [a.type for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
+    assert state.to_act == (2,) and [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
     refused(state, Action(2, CHOW, ids_of(state, 2, "W2 W4")), Reason.NOT_YOUR_TURN)
 
 
 def test_rule_5_chow_shapes_and_refusals():
     state = position([None, "W1 W2 W4 W5", None, None], drawn="W3")
     state, _ = discard(state, 0, "W3")
-    chows = [(a, c) for a, c in MCR.legal_actions(state, 1) if a.type == CHOW]
+    chows = [(a, c) for a, c in MCR.legal_actions(state, 1) if a.kind == CHOW]
     assert [NOTATION.format_cards(a.cards) for a, _ in chows] == ["W1 W2", "W2 W4", "W4 W5"]
     assert [c.ranks for _, c in chows] == [(0, 1, 2), (1, 2, 3), (2, 3, 4)]
     refused(state, Action(1, CHOW), Reason.BAD_ACTION)  # three chows: name the tiles
@@ -467,7 +480,7 @@ def test_rule_5_chow_shapes_and_refusals():
 def test_rule_5_an_exposed_kong_draws_its_replacement_from_the_back():
     state = position([None, None, "J1 J1 J1 W1 W2 W3 W4 W5 W6 W7 W8 W9 B5", None], drawn="J1", back="B5")
     state, _ = discard(state, 0, "J1")
-    assert [a.type for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG, KONG]
+    assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG, KONG]
     back_tile = state.wall[state.back - 1]
     state, events = MCR.apply(state, Action(2, KONG))
     assert types(events) == ["KONG", "DRAW"] and events[1].values["replacement"] == 1
@@ -480,13 +493,13 @@ def test_rule_5_an_exposed_kong_draws_its_replacement_from_the_back():
 
 def test_rule_4_concealed_kong_is_hidden_and_replaced():
     state = position(["F1 F1 F1 F1", None, None, None], drawn="W9", back="T9")
-    kongs = [a for a, _ in MCR.legal_actions(state, 0) if a.type == KONG]
+    kongs = [a for a, _ in MCR.legal_actions(state, 0) if a.kind == KONG]
     assert len(kongs) == 1 and MCR.check(state, Action(0, KONG, ranks=(TILE_IDS["F1"],))).legal
     state, events = MCR.apply(state, Action(0, KONG, ranks=(TILE_IDS["F1"],)))
     assert types(events) == ["KONG", "DRAW"] and events[0].cards == () and events[0].values["concealed"] == 1
     assert NOTATION.format_cards(events[1].cards) == "T9" and state.after_kong and state.to_act == (0,)
-    assert MCR.view(state, 1).public_cards["meld0_0"] == () and MCR.view(state, 1).counters["meld0_0_from"] == -1
-    assert NOTATION.format_cards(MCR.view(state, 0).public_cards["meld0_0"]) == "F1 F1 F1 F1"
+    assert MCR.view(state, 1).seats[0].melds == (Meld("kong", (), -1),)  # face down to the others
+    assert NOTATION.format_cards(MCR.view(state, 0).seats[0].melds[0].cards) == "F1 F1 F1 F1"
     state, _ = discard(state, 0, "T9")
     assert not state.after_kong and state.to_act == (1,)
 
@@ -500,12 +513,12 @@ def robbing_table(robber_hand=WIN_B):
 
 def test_rule_4_robbing_an_added_kong():
     state = robbing_table()
-    kongs = [(a, c) for a, c in MCR.legal_actions(state, 0) if a.type == KONG]
+    kongs = [(a, c) for a, c in MCR.legal_actions(state, 0) if a.kind == KONG]
     assert len(kongs) == 1 and kongs[0][1].label == "added kong 加杠"
     state, events = MCR.apply(state, kongs[0][0])
     assert types(events) == ["CLAIM_WINDOW"] and events[0].values["robbing"] == 1
     assert state.phase == ROB and state.to_act == (2,)
-    assert [a.type for a, _ in MCR.legal_actions(state, 2)] == [PASS, WIN]
+    assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, WIN]
     refused(state, Action(2, PUNG), Reason.WRONG_PHASE)
     won, events = MCR.apply(state, Action(2, WIN))
     assert types(events) == ["WIN"] and events[0].values["robbed_kong"] == 1
@@ -518,13 +531,13 @@ def test_rule_4_robbing_an_added_kong():
 
 def test_rule_4_added_kong_stands_when_nobody_robs():
     state = robbing_table()
-    kong = next(a for a, _ in MCR.legal_actions(state, 0) if a.type == KONG)
+    kong = next(a for a, _ in MCR.legal_actions(state, 0) if a.kind == KONG)
     passed, events = run(state, kong, Action(2, PASS))
     assert types(events) == ["CLAIM_WINDOW", "PASS", "KONG", "DRAW"] and events[2].values["added"] == 1
     assert passed.melds[0][0][:2] == (KONG_MELD, 1) and len(passed.melds[0][0]) == 7
     assert NOTATION.format_cards(events[3].cards) == "B2" and passed.after_kong and passed.to_act == (0,)
     state = robbing_table(None)
-    kong = next(a for a, _ in MCR.legal_actions(state, 0) if a.type == KONG)
+    kong = next(a for a, _ in MCR.legal_actions(state, 0) if a.kind == KONG)
     state, events = MCR.apply(state, kong)
     assert types(events) == ["KONG", "DRAW"]  # no robbing window when nobody can win
 
@@ -532,7 +545,7 @@ def test_rule_4_added_kong_stands_when_nobody_robs():
 def test_rule_4_a_concealed_kong_cannot_be_robbed():
     orphans_but_w1 = "W9 T1 T9 B1 B9 F1 F2 F3 F4 J1 J2 J3 B9"
     state = position(["W1 W1 W1", None, orphans_but_w1, None], drawn="W1")
-    assert [a.type for a, _ in claim_options(state, 2, state.drawn, True)] == [WIN]  # 十三幺 waits on W1
+    assert [a.kind for a, _ in claim_options(state, 2, state.drawn, True)] == [WIN]  # 十三幺 waits on W1
     state, events = MCR.apply(state, Action(0, KONG, ranks=(0,)))
     assert types(events) == ["KONG", "DRAW"] and state.phase == TURN
 
@@ -541,7 +554,7 @@ def test_rule_4_a_concealed_kong_cannot_be_robbed():
 
 def test_rule_7_exhausted_wall_is_a_drawn_hand():
     state = position([None] * 4, drawn="T9", live=0)
-    assert all(a.type != KONG for a, _ in MCR.legal_actions(state, 0))
+    assert all(a.kind != KONG for a, _ in MCR.legal_actions(state, 0))
     state, events = discard(state, 0, "T9")
     assert types(events) == ["DISCARD", "DRAWN_GAME"] and state.finished
     settlement = MCR.settle(state)
@@ -589,30 +602,32 @@ def _reference_view(state: State, seat: int) -> View:
     """Rule by rule, one seat at a time: what ``MCR.views`` builds once for every seat."""
     over = state.finished
     public, counters = {}, {"wall": state.back - state.front, "dealer": state.dealer,
-                            "prevalent_wind": state.options.prevalent_wind,
+                            "prevalent_wind": state.prevalent_wind,
                             "min_points": state.options.min_points, "turn": state.turn,
                             "drawn": state.drawn if seat == state.turn and seat >= 0 else -1,
-                            "after_kong": int(state.after_kong)}
+                            "after_kong": int(state.after_kong), "round": state.match.round}
+    winds = ("east", "south", "west", "north")
+    meld_names = {kind: name for name, kind in MELD_KINDS.items()}
+    seats = []
     for s in range(4):
-        public[f"discards{s}"] = state.discards[s]
-        public[f"flowers{s}"] = state.flowers[s]
-        for i, meld in enumerate(state.melds[s]):
-            hidden = meld[1] < 0 and s != seat and not over  # rule 4: a concealed kong is face down
-            public[f"meld{s}_{i}"] = () if hidden else meld[3:]
-            counters[f"meld{s}_{i}_from"] = meld[1]
+        cards = {"discards": state.discards[s], "flowers": state.flowers[s]}
         if over:
-            public[f"hand{s}"] = ids(state.hands[s])
+            cards["hand"] = ids(state.hands[s])
+        melds = []
+        for meld in state.melds[s]:
+            hidden = meld[1] < 0 and s != seat and not over  # rule 4: a concealed kong is face down
+            melds.append(Meld(meld_names[meld[0]], () if hidden else meld[3:], meld[1]))
+        seats.append(SeatView(state.hands[s].bit_count(), winds[(s - state.dealer) % 4], -1, {}, cards,
+                              tuple(melds)))
     if state.phase in (CLAIM, ROB):
         public["claim_tile"] = (state.tile,)
     if state.winner >= 0:
         public["win_tile"] = ((state.drawn if state.outcome == 1 else state.tile),)  # 1: self-drawn
         counters.update(winner=state.winner, payer=state.payer, points=state.points, total=state.total)
-    winds = ("east", "south", "west", "north")
     table_cards = (state.tile,) if state.phase in (CLAIM, ROB) else ()
     return View(seat, ("turn", "claim", "rob_kong", "finished")[state.phase], state.to_act,
-                ids(state.hands[seat]) if seat >= 0 else (), tuple(h.bit_count() for h in state.hands), public,
-                None, state.turn if table_cards else -1, table_cards,
-                tuple(winds[(s - state.dealer) % 4] for s in range(4)), counters, over)
+                ids(state.hands[seat]) if seat >= 0 else (), tuple(seats), public,
+                None, state.turn if table_cards else -1, table_cards, counters, over)
 
 
 def ids(mask: int) -> tuple[int, ...]:
@@ -694,7 +709,7 @@ def test_views_hide_other_seats_concealed_tiles():
     for seat in range(4):
         view = MCR.view(state, seat)
         assert set(view.hand) == {t for t in range(144) if (state.hands[seat] >> t) & 1}
-        shown = set(view.hand) | {t for cards in view.public_cards.values() for t in cards}
+        shown = set(view.hand) | set(shown_cards(view))
         for other in range(4):
             if other != seat:
                 assert not shown & {t for t in range(144) if (state.hands[other] >> t) & 1}
@@ -713,3 +728,108 @@ def test_unfinished_hand_is_not_settled_and_states_pack():
     with pytest.raises(InvalidAction) as error:
         MCR.unpack(b"not a state")
     assert error.value.reason == Reason.STATE_TOKEN_INVALID
+
+
+# --- the match: 盘, 圈 and 局 (rule 13) -------------------------------------------------------------
+
+WINDS = ("east", "south", "west", "north")
+
+
+def finish(state, rnd, leaver=-1):
+    """The hand played to its end by random legal actions (a win always taken), or, when
+    ``leaver`` >= 0, abandoned by that seat at once."""
+    if leaver >= 0:
+        return MCR.apply(state, Action(leaver, ABANDON))[0]
+    while not state.finished:
+        seat = rnd.choice(state.to_act)
+        legal = [a for a, _ in MCR.legal_actions(state, seat)]
+        wins = [a for a in legal if a.kind == WIN]
+        state, _ = MCR.apply(state, wins[0] if wins else rnd.choice(legal))
+    return state
+
+
+def match_hands(options, seed, hands, leavers=()):
+    """(dealt, finished) for each hand of a match, each dealt from the previous one's
+    ``next_round``; hand k is abandoned by ``leavers[k]`` when that is >= 0, else played out."""
+    rnd = random.Random(seed)
+    out = []
+    dealt = MCR.deal(options, seed)
+    for k in range(hands):
+        finished = finish(dealt, rnd, leavers[k] if k < len(leavers) else -1)
+        out.append((dealt, finished))
+        if k + 1 < hands:
+            dealt = MCR.deal(options, seed + b"-%d" % (k + 1), match=MCR.next_round(finished))
+    return out
+
+
+def test_mcr_rule_13_dealer_rotates_every_hand():
+    # whoever wins: the dealer (self-drawn), another seat (on a discard), nobody (荒牌), a seat leaving
+    dealer_won, _ = MCR.apply(position([None, None, WIN_A, None], turn=2, drawn="B5", dealer=2), Action(2, WIN))
+    other_won, _ = run(claim_table()[0], Action(1, PASS), Action(2, PASS), Action(3, WIN))
+    drawn, _ = discard(position([None] * 4, turn=1, drawn="T9", live=0, dealer=1), 1, "T9")
+    left, _ = MCR.apply(position([None] * 4, turn=3, drawn="T9", dealer=3), Action(1, ABANDON))
+    cases = [(dealer_won, 2, 2, "self_drawn"), (other_won, 0, 3, "won_on_discard"), (drawn, 1, -1, "drawn"),
+             (left, 3, -1, "abandoned")]
+    for finished, dealer, winner, outcome in cases:
+        settlement = MCR.settle(finished)
+        assert finished.dealer == dealer and finished.winner == winner and settlement.outcome == outcome
+        assert dict(settlement.breakdown)["dealer"] == dealer
+        match = MCR.next_round(finished)
+        following = (dealer + 1) % 4  # the dealer's 下家, never the dealer again
+        assert match.round == 1 and match.carry[0] == following
+        nxt = MCR.deal(finished.options, b"next hand", match=match)
+        assert nxt.dealer == following and nxt.to_act == (following,) and nxt.hands[following].bit_count() == 14
+        assert MCR.view(nxt, -1).counters["dealer"] == following
+        assert tuple(s.role for s in MCR.view(nxt, -1).seats) == tuple(WINDS[(s - following) % 4] for s in range(4))
+    # a whole 局 from a dealer drawn from the seed: each hand dealt by the seat after the last dealer
+    hands = match_hands(Options(dealer=-1), b"rotation", 16)
+    first = hands[0][0].dealer
+    assert first == rng.Stream(rng.deal_key(b"rotation"), "dealer").randbelow(4)
+    assert [dealt.dealer for dealt, _ in hands] == [(first + k) % 4 for k in range(16)]
+    assert [finished.dealer for _, finished in hands] == [(first + k) % 4 for k in range(16)]
+
+
+def test_mcr_rule_13_prevalent_wind_turns_every_four_hands():
+    hands = match_hands(Options(dealer=1), b"winds", 16)
+    assert [dealt.prevalent_wind for dealt, _ in hands] == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4
+    for k, (dealt, finished) in enumerate(hands):
+        assert dealt.match.round == k and finished.prevalent_wind == k // 4
+        counters = MCR.view(dealt, -1).counters
+        assert counters["round"] == k and counters["prevalent_wind"] == k // 4
+        # the calculator is told the hand's winds (圈风刻, 门风刻): the dealer is east
+        hand = win_hand(dealt, dealt.dealer, dealt.drawn, True, False)
+        assert (hand.seat_wind, hand.prevalent_wind) == (0, k // 4)
+    for q in range(4):  # a 圈: four hands, each seat deals once
+        assert sorted(dealt.dealer for dealt, _ in hands[4 * q:4 * q + 4]) == [0, 1, 2, 3]
+
+
+def test_mcr_rule_13_match_ends_after_hands():
+    assert Options().hands == 16
+    hands = match_hands(Options(), b"length", 16)
+    for k, (_, finished) in enumerate(hands[:-1]):
+        assert MCR.next_round(finished).round == k + 1
+    with pytest.raises(IllegalAction) as error:
+        MCR.next_round(hands[-1][1])
+    assert error.value.reason == Reason.MATCH_OVER
+    short = match_hands(Options(hands=2), b"short", 2)
+    assert MCR.next_round(short[0][1]).round == 1
+    with pytest.raises(IllegalAction) as error:
+        MCR.next_round(short[1][1])
+    assert error.value.reason == Reason.MATCH_OVER
+    with pytest.raises(IllegalAction) as error:  # a hand in progress has no next hand
+        MCR.next_round(short[1][0])
+    assert error.value.reason == Reason.GAME_NOT_FINISHED
+
+
+def test_mcr_rule_13_match_totals_add_up_the_settlements():
+    leavers = [-1, 2, -1, -1, 0, -1, -1, 3]
+    hands = match_hands(Options(), b"totals", 16, leavers)
+    running = (0, 0, 0, 0)
+    for k, (dealt, finished) in enumerate(hands):
+        assert dealt.match.totals == running and MCR.unpack(MCR.pack(dealt)) == dealt
+        running = tuple(a + b for a, b in zip(running, MCR.settle(finished).points))
+        if k < 15:
+            assert MCR.next_round(finished).totals == running
+    outcomes = {MCR.settle(finished).outcome for _, finished in hands}
+    assert "abandoned" in outcomes and outcomes & {"self_drawn", "won_on_discard"}, outcomes
+    assert sum(running) == 0 and running != (0, 0, 0, 0)

@@ -12,7 +12,7 @@ import pytest
 from referee.core import cards as cardlib
 from referee.core import rng
 from referee.core.doudizhu import DOUDIZHU, Options
-from referee.core.game import ActionType
+from referee.core.game import PASS
 
 GOLDEN = Path(__file__).with_name("doudizhu_golden_1.txt")
 SEED = b"referee golden transcript 1"
@@ -26,7 +26,7 @@ def bot(state, seat):
     actions = [a for a, _ in DOUDIZHU.legal_actions(state, seat)]
     if state.deal_no == 0 and state.landlord < 0:
         return actions[0]
-    return next((a for a in actions if a.type != ActionType.PASS), actions[0])
+    return next((a for a in actions if a.kind != PASS), actions[0])
 
 
 def describe(step, event):

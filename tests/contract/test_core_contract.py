@@ -1,0 +1,119 @@
+"""The contract of every game, through the core: random playouts (hypothesis) checking at every
+step that cards are conserved, every listed legal action passes check, a refused action changes
+nothing, pack/unpack round-trips, views hide what the game says is secret and show only
+documented keys, events reach only the seats allowed; settlements balance; replays and other
+processes reproduce the digests; every seat count, preset and the next round of a match deal.
+"""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from checks import check_settlement, playout
+
+SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@SETTINGS
+@given(seed=st.binary(min_size=1, max_size=16), choices=st.integers(0, 2**32))
+def test_random_playouts_keep_the_contract(game, seed, choices):
+    playout(game, seed, random.Random(choices))
+
+
+@pytest.mark.parametrize("abandon", [0.0, 0.05])
+def test_many_quick_playouts_end_and_balance(game, abandon):
+    """Cheaper checks on more rounds: every round ends, conserves cards and balances."""
+    outcomes = set()
+    for i in range(30):
+        state, _, _ = playout(game, f"quick {i}".encode(), random.Random(i), abandon=abandon, full=False)
+        outcomes.add(game.settle(state).outcome)
+    assert outcomes  # at least one outcome name, and every round ended (playout asserts it)
+
+
+def test_every_seat_count_and_preset_plays(game):
+    rnd = random.Random(3)
+    for seats in range(game.min_seats, game.max_seats + 1):
+        playout(game, b"seats %d" % seats, rnd, seats=seats)
+    for name in game.presets:
+        playout(game, name.encode(), rnd, options=game.make_options(name))
+
+
+def test_replay_reproduces_every_state(game):
+    state, actions, digests = playout(game, b"replay", random.Random(5), abandon=0.0)
+    again = game.deal(state.options, b"replay", b"contract", state.num_seats)
+    replayed = [game.digest(again)]
+    for action in actions:
+        again, _ = game.apply(again, action)
+        replayed.append(game.digest(again))
+    assert replayed == digests and again == state
+
+
+def test_a_match_carries_over_round_after_round(game):
+    state, _, _ = playout(game, b"match 0", random.Random(9))
+    totals = list(game.settle(state).points)
+    for k in range(1, 3):
+        if game.match_over(state):
+            break
+        match = game.next_round(state)
+        state = game.deal(state.options, b"match %d" % k, b"", state.num_seats, match)
+        assert state.match.round == k and list(state.match.totals) == totals
+        rnd = random.Random(k)
+        while not state.finished:
+            state, _ = game.apply(state, rnd.choice(game.legal_actions(state, rnd.choice(state.to_act)))[0])
+        check_settlement(game, state)
+        totals = [a + b for a, b in zip(totals, game.settle(state).points)]
+
+
+_DIGESTS = """
+import json, random, sys
+sys.path.insert(0, {here!r})
+from checks import choose
+from toy_highcard import HIGHCARD
+from referee.core import registry
+registry.register(HIGHCARD)
+game = registry.get_game({game!r})
+state = game.deal(game.make_options(), b"processes", b"")
+rnd = random.Random(11)
+digests = [game.digest(state).hex()]
+while not state.finished:
+    state, _ = game.apply(state, choose(game, state, rnd, 0.0))
+    digests.append(game.digest(state).hex())
+print(json.dumps(digests))
+"""
+
+
+def test_digests_are_the_same_in_another_process(game):
+    script = _DIGESTS.format(here=str(Path(__file__).parent), game=game.id)
+    theirs = json.loads(subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
+                                       text=True, timeout=120).stdout)
+    from checks import choose
+
+    state = game.deal(game.make_options(), b"processes", b"")
+    rnd = random.Random(11)
+    ours = [game.digest(state).hex()]
+    while not state.finished:
+        state, _ = game.apply(state, choose(game, state, rnd, 0.0))
+        ours.append(game.digest(state).hex())
+    assert ours == theirs and len(ours) > 1
+
+
+def test_declared_schema_is_consistent(game):
+    """What ListGames will publish holds together: options make, presets are options, kinds
+    and reasons are named once, phases end with a finished phase."""
+    infos = game.option_infos()
+    defaults = game.make_options("", {i.name: i.default for i in infos})
+    assert defaults == game.Options()
+    for preset in game.presets.values():
+        assert isinstance(preset, game.Options)
+    names = [k.name for k in game.action_kinds]
+    assert len(names) == len(set(names)) and "ABANDON" in names
+    assert not set(game.reasons) & {"OK", "NOT_YOUR_TURN", "GAME_OVER"}
+    assert game.phases[-1].name == "finished" and not game.phases[-1].kinds
+    assert set(game.capabilities()) >= set(game.extras)
