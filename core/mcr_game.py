@@ -695,8 +695,11 @@ class Mahjong(Game):
         return zones
 
     def secret_cards(self, state: State, seat: int):
+        hand = state.hands[seat]
+        if state.phase == ROB and seat == state.turn:  # the tile of an added kong is shown while robbable
+            hand &= ~(1 << state.tile)
         concealed = tuple(t for m in state.melds[seat] if m[1] < 0 for t in m[3:])
-        return from_mask(state.hands[seat]) + concealed
+        return from_mask(hand) + concealed
 
     # serialization -------------------------------------------------------------------------------
     def pack(self, state: State) -> bytes:

@@ -1,4 +1,9 @@
 """Session-wide test configuration; nothing game specific here."""
+import sys
+from pathlib import Path
+
+# the game contract (tests/contract/game_contract.py) is importable by every game's own tests
+sys.path.insert(0, str(Path(__file__).parent / "contract"))
 
 
 def _hot_modules_line() -> str:

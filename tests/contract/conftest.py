@@ -2,15 +2,10 @@
 is registered for the contract suite only (and removed after it)."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from toy_highcard import HIGHCARD
 
 from referee.core import registry
-
-sys.path.insert(0, str(Path(__file__).parent))
-from toy_highcard import HIGHCARD  # noqa: E402
 
 GAME_IDS = sorted(registry.GAMES) + [HIGHCARD.id]
 

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from checks import check_settlement, playout
+from game_contract import check_settlement, choose, playout
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -74,7 +74,7 @@ def test_a_match_carries_over_round_after_round(game):
 _DIGESTS = """
 import json, random, sys
 sys.path.insert(0, {here!r})
-from checks import choose
+from game_contract import choose
 from toy_highcard import HIGHCARD
 from referee.core import registry
 registry.register(HIGHCARD)
@@ -93,7 +93,6 @@ def test_digests_are_the_same_in_another_process(game):
     script = _DIGESTS.format(here=str(Path(__file__).parent), game=game.id)
     theirs = json.loads(subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
                                        text=True, timeout=120).stdout)
-    from checks import choose
 
     state = game.deal(game.make_options(), b"processes", b"")
     rnd = random.Random(11)

@@ -1,5 +1,9 @@
-"""Properties (hypothesis): notation round trips, the seeded stream, state packing and random
-playouts that check the invariants of every step (spec rules 1-18)."""
+"""Properties (hypothesis): notation round trips, the seeded stream, and random playouts that
+check at every step the game contract (tests/contract/game_contract.py: cards conserved, views
+and events hide the secrets, listed actions legal, refusals change nothing, pack round trip)
+and Dou Dizhu's own invariants (spec rules 1-18): the card zones against the state's own
+fields, the kitty, the played cards, random actions judged against the legal-action list, the
+settlement in every scoring mode."""
 import dataclasses
 import hashlib
 import random
@@ -8,6 +12,7 @@ import struct
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from game_contract import check_step
 
 from referee.core import cards as cardlib
 from referee.core import doudizhu, rng
@@ -153,6 +158,10 @@ def candidate_actions(state, rnd):
 
 
 def check_conservation(state, played):
+    """The cards, from the state's own fields (not the game's card_zones, which must agree)."""
+    zones = DOUDIZHU.card_zones(state)
+    assert sum(len(z) for z in zones.values()) == 54
+    assert cardlib.to_mask(c for z in zones.values() for c in z) == ALL_CARDS
     union = 0
     parts = list(state.hands) + [played]
     if state.landlord < 0:  # the kitty is apart until a landlord takes it
@@ -192,8 +201,10 @@ def check_settlement(state):
 def playout(seed, entropy, options, rnd, abandon_chance=0.0, max_steps=400):
     """Play random legal actions, checking every invariant at every step; return the actions."""
     state = DOUDIZHU.deal(options, seed, entropy)
+    events = DOUDIZHU.deal_events(state)
     played, actions = 0, []
     for _ in range(max_steps):
+        check_step(DOUDIZHU, state, events, rnd)
         check_conservation(state, played)
         assert state.played == played
         if state.finished:
@@ -203,12 +214,9 @@ def playout(seed, entropy, options, rnd, abandon_chance=0.0, max_steps=400):
         seat = state.to_act[0]
         pairs = DOUDIZHU.legal_actions(state, seat)
         legal = [a for a, _ in pairs]
-        assert legal, "a legal action always exists for the seat to act"
-        assert all(DOUDIZHU.legal_actions(state, s) == [] for s in range(3) if s != seat)
         for action, combo in pairs:
-            verdict = DOUDIZHU.check(state, action)
-            assert verdict.legal, (action, verdict)
             if action.kind == PLAY:
+                verdict = DOUDIZHU.check(state, action)
                 assert verdict.combo.kind == combo.kind == action.declared
                 assert verdict.combo.ranks == cardlib.ranks_of(action.cards)
         packed = DOUDIZHU.pack(state)
@@ -262,10 +270,7 @@ options_strategy = st.builds(Options, rocket_as_kickers=st.booleans(),
        st.integers(0, 2 ** 32), st.sampled_from([0.0, 0.0, 0.02]))
 def test_ddz_random_playouts_keep_every_invariant(seed, entropy, options, chooser, abandon_chance):
     final, actions = playout(seed, entropy, options, random.Random(chooser), abandon_chance)
-    states, digests = replay(seed, entropy, options, actions)
-    assert states[-1] == final
-    assert replay(seed, entropy, options, actions)[1] == digests
-    assert all(DOUDIZHU.unpack(DOUDIZHU.pack(s)) == s for s in states)
+    assert replay(seed, entropy, options, actions)[0][-1] == final
 
 
 @pytest.mark.parametrize("first_seed", range(0, 40, 10))

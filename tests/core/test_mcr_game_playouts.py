@@ -1,15 +1,16 @@
-"""国标麻将 random full-hand playouts with seeded bots: invariants at every step.
-
-Every step: the 144 tiles are all somewhere, once (hands + melds + rivers + live wall + flowers);
-every awaited seat has a legal action and each listed action passes ``check``; a sample of
-actions that are not listed is refused; states pack and unpack unchanged. Every hand: the
-payments add up to zero and follow rule 11; replaying the seed and the actions gives the same
-digest at every step. Claim windows are answered in a random order of the awaited seats.
+"""国标麻将 full-hand playouts with seeded bots (greedy ones reach wins, kongs and robbing that
+random play rarely does): the game contract at every step (tests/contract/game_contract.py:
+cards conserved, views and events hide the secrets, every listed action legal, refusals change
+nothing, pack round trip), and MCR's own invariants: the card zones the game declares are the
+tiles found in the state itself (hands + melds + rivers + live wall + flowers), a claim window
+lists PASS first, a sample of actions that are not listed is refused. Every hand: the payments
+follow rule 11. Claim windows are answered in a random order of the awaited seats.
 """
 import random
 from collections import Counter
 
 import pytest
+from game_contract import check_step
 
 from referee.core.game import ABANDON, PASS, Action
 from referee.core.mcr_game import CHOW, CLAIM, DISCARD, KONG, MCR, PUNG, ROB, TURN, WIN, Options, tile_kind
@@ -59,22 +60,20 @@ def kinds(cards):
     return tuple(sorted(tile_kind(t) for t in cards))
 
 
-def check_step(state, rnd):
-    """Tiles conserved, a legal action for every awaited seat, every listed action legal, and
-    random actions legal only when they are a listed one (up to which copy of a tile)."""
+def check_mcr_step(state, events, rnd):
+    """The game contract, the declared card zones against the tiles of the state, and random
+    actions legal only when they are a listed one (up to which copy of a tile)."""
+    check_step(MCR, state, events, rnd)
     assert sorted(all_tiles(state)) == list(range(144))
+    assert sorted(t for zone in MCR.card_zones(state).values() for t in zone) == list(range(144))
     assert len(set(state.to_act)) == len(state.to_act)
-    assert MCR.unpack(MCR.pack(state)) == state
     if state.finished:
         assert state.to_act == ()
         return
     listed = set()
     for seat in state.to_act:
         legal = MCR.legal_actions(state, seat)
-        assert legal, f"seat {seat} awaited without a legal action"
-        for action, _ in legal:
-            assert MCR.check(state, action).legal, action
-            listed.add((action.seat, action.kind, kinds(action.cards)))
+        listed.update((action.seat, action.kind, kinds(action.cards)) for action, _ in legal)
         if state.phase in (CLAIM, ROB):
             assert legal[0][0].kind == PASS
     for _ in range(3):
@@ -106,27 +105,18 @@ def check_settlement(state):
 
 def play(seed: bytes, rnd: random.Random, style: str, options=Options()):
     state = MCR.deal(options, seed)
-    actions, digests, events = [], [MCR.digest(state)], Counter(e.type for e in MCR.deal_events(state))
+    new = MCR.deal_events(state)
+    actions, events = [], Counter(e.type for e in new)
     while not state.finished:
-        check_step(state, rnd)
+        check_mcr_step(state, new, rnd)
         seat = rnd.choice(state.to_act)
         action = bot_choice(state, seat, MCR.legal_actions(state, seat), rnd, style)
         state, new = MCR.apply(state, action)
         events.update(e.type for e in new)
         actions.append(action)
-        digests.append(MCR.digest(state))
         assert len(actions) < 1000
-    check_step(state, rnd)
-    return state, actions, digests, events
-
-
-def replay(seed: bytes, actions, options=Options()):
-    state = MCR.deal(options, seed)
-    digests = [MCR.digest(state)]
-    for action in actions:
-        state, _ = MCR.apply(state, action)
-        digests.append(MCR.digest(state))
-    return digests
+    check_mcr_step(state, new, rnd)
+    return state, actions, events
 
 
 @pytest.mark.parametrize("style,seeds", [("greedy", range(0, 200)), ("random", range(1000, 1100))])
@@ -136,14 +126,11 @@ def test_random_full_hand_playouts(style, seeds):
         rnd = random.Random(n)
         options = Options(dealer=n % 5 - 1, prevalent_wind=n % 4)
         seed = f"playout-{n}".encode()
-        state, actions, digests, hand_events = play(seed, rnd, style, options)
+        state, actions, hand_events = play(seed, rnd, style, options)
         settlement = check_settlement(state)
         outcomes[settlement.outcome] += 1
         events.update(hand_events)
         fans.update(name for name, _ in settlement.breakdown if " x" in name)
-        assert replay(seed, actions, options) == digests
-        if n % 10 == 0:  # the packed state replays the same
-            assert MCR.digest(MCR.unpack(MCR.pack(state))) == digests[-1]
     assert outcomes["drawn"] > 0
     if style == "greedy":  # the bots reach every kind of ending and every claim
         assert outcomes["self_drawn"] and outcomes["won_on_discard"], outcomes

@@ -1,7 +1,9 @@
 """What every game must satisfy, as checks on one state, one step and one finished round.
 
 The contract suite (test_core_contract.py, test_server_contract.py) runs them on every game of
-the registry and on the toy game of the tests; a new game gets all of them by registering.
+the registry and on the toy game of the tests; a new game gets all of them by registering. A
+game's own tests import this module (``import game_contract``: tests/conftest.py puts this folder
+on the path) to run the same checks on the states their own bots reach.
 """
 from __future__ import annotations
 
@@ -166,6 +168,19 @@ def check_next_round(game: Game, state) -> None:
     assert nxt.match == match and not nxt.finished and nxt.step == 0
 
 
+def check_step(game: Game, state, events=(), rnd: random.Random | None = None) -> None:
+    """Every check of one state (after ``events``): a game's own playouts with its own bots
+    call this too, so the contract also runs on the states only they reach."""
+    check_cards_conserved(game, state)
+    check_pack_round_trip(game, state)
+    check_views(game, state)
+    check_events(game, state, events)
+    if not state.finished:
+        check_legal_actions(game, state)
+        if rnd is not None:
+            check_refusals(game, state, rnd)
+
+
 def choose(game: Game, state, rnd: random.Random, abandon: float) -> Action:
     seat = rnd.choice(state.to_act)
     if rnd.random() < abandon:
@@ -182,14 +197,11 @@ def playout(game: Game, seed: bytes, rnd: random.Random, *, options=None, seats:
     events = game.deal_events(state)
     actions, digests = [], [game.digest(state)]
     while True:
-        check_cards_conserved(game, state)
-        check_pack_round_trip(game, state)
         if full:
-            check_views(game, state)
-            check_events(game, state, events)
-            if not state.finished:
-                check_legal_actions(game, state)
-                check_refusals(game, state, rnd)
+            check_step(game, state, events, rnd)
+        else:
+            check_cards_conserved(game, state)
+            check_pack_round_trip(game, state)
         if state.finished:
             break
         assert len(actions) < MAX_STEPS, f"{game.id}: the round did not end"
