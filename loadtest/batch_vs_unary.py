@@ -50,7 +50,7 @@ def record(stub, games: int, seed: int) -> list[tuple[bytes, list]]:
     scripts = []
     for i in range(games):
         deal_seed = hashlib.sha256(f"batch-vs-unary/{seed}/{i}".encode()).digest()
-        played = bots.play_round(stub, rng, seed=deal_seed)
+        played = bots.play_round(stub, rng, game="doudizhu", seed=deal_seed)
         scripts.append((deal_seed, list(played.actions)))
     return scripts
 
@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         server.wait_ready()
         options = [("grpc.max_receive_message_length", 64 << 20)]
         with grpc.insecure_channel(server.address, options=options) as channel:
-            stub = pb_grpc.RefereeStub(channel)
+            stub = pb_grpc.RefereeServiceStub(channel)
             scripts = record(stub, args.games, args.seed)
             actions = sum(len(a) for _, a in scripts)
             print(f"recorded {len(scripts)} rounds, {actions / len(scripts):.1f} actions a round; "

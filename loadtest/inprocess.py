@@ -76,8 +76,9 @@ def memory(seconds: float, rng: random.Random) -> dict:
         _random_round(servicer, "mcr" if rounds % 5 == 0 else "doudizhu", rng)
         rounds += 1
     caches = {name: f.cache_info()._asdict() for name, f in (
-        ("legal action entries", sv._legal_action_entry), ("public card entries", convert._public_entry),
-        ("card sets", convert.shared_card_set), ("doudizhu ids", doudizhu._ids_of),
+        ("legal action entries", sv._legal_action_entry), ("card texts", convert._format_cards),
+        ("rank texts", convert._format_ranks), ("card sets", convert.shared_card_set),
+        ("combinations", convert.shared_combination), ("doudizhu ids", doudizhu._ids_of),
         ("mcr ids", mcr_game._ids_of), ("mcr win shapes", mcr_game._not_a_win))}
     state_cache = {}
     for game in ("doudizhu", "mcr"):  # what a full state cache holds: fresh states, warm code

@@ -1,11 +1,13 @@
 """`referee serve` with the Referee servicer's CPU time counted: the share of our code.
 
-Every RPC method of the servicer (error mapping included: token opening and sealing,
-conversion, the rules) is wrapped to add its thread CPU time (``time.thread_time``) to a
-per-method total, with the thread's context switches during the call (voluntary ones mean the
-handler blocked, e.g. gave up the GIL in a system call; read outside the timed span). SIGUSR1 writes a snapshot ``{"process_cpu_s", "methods": {name: [calls,
-cpu_s, voluntary_switches, involuntary_switches]}}`` to the file named by REFEREE_INSTRUMENT_OUT; the difference of two snapshots is a
-window. Request parsing and response serialization are gRPC's side here. One worker only:
+Every RPC method of the RefereeService servicer (token opening and sealing, conversion, the
+rules; the mapping of errors to statuses wraps it from outside) is wrapped to add its thread CPU
+time (``time.thread_time``) to a per-method total, with the thread's context switches during the
+call (voluntary ones mean the handler blocked, e.g. gave up the GIL in a system call; read
+outside the timed span). SIGUSR1 writes a snapshot ``{"process_cpu_s", "methods": {name: [calls,
+cpu_s, voluntary_switches, involuntary_switches]}}`` to the file named by
+REFEREE_INSTRUMENT_OUT; the difference of two snapshots is a window. Request parsing and
+response serialization are gRPC's side here. One worker only:
 
     REFEREE_INSTRUMENT_OUT=/tmp/x.json python loadtest/instrumented_serve.py serve --port 50051
 """
@@ -19,6 +21,7 @@ import time
 
 from referee.service import cli
 from referee.service import servicer as sv
+from referee.service.server import SERVICE
 
 _totals: dict[str, list] = {}
 _lock = threading.Lock()
@@ -53,7 +56,8 @@ def _snapshot(*_):
     os.replace(path + ".tmp", path)
 
 
-for _name in sv.RPCS:
+# before the server exists: it wraps (errors.mapped) the methods it finds on the servicer
+for _name in [m.name for m in SERVICE.methods]:
     setattr(sv.RefereeServicer, _name, _counted(_name, getattr(sv.RefereeServicer, _name)))
 signal.signal(signal.SIGUSR1, _snapshot)
 

@@ -38,7 +38,8 @@ from referee.v1 import actions_pb2  # noqa: E402
 from referee.v1 import referee_service_pb2 as pb  # noqa: E402
 from referee.v1 import referee_service_pb2_grpc as pb_grpc  # noqa: E402
 
-# Relative weights of the games in the mix; a registered game not named here weighs 1.
+# Relative weights of the games in the mix (only registered games are played, see game_mix); a
+# registered game not named here weighs 1.
 GAME_WEIGHTS = {"doudizhu": 10, "q783": 3, "gouji": 2, "mcr": 3, "chuanpai": 2}
 MAX_ACTIONS = 1000  # a round longer than this "does not finish"
 ILLEGAL_RATE = 0.03  # chance per turn of an illegal try (must be refused)
@@ -103,7 +104,7 @@ class RefereeUser(User):
         options = environment.parsed_options
         self.interceptor = LocustInterceptor(environment)
         self.channel = grpc.insecure_channel(self.host, options=CHANNEL_OPTIONS)
-        self.stub = pb_grpc.RefereeStub(grpc.intercept_channel(self.channel, self.interceptor))
+        self.stub = pb_grpc.RefereeServiceStub(grpc.intercept_channel(self.channel, self.interceptor))
         self.rng = random.Random(f"{getattr(options, 'referee_seed', 0)}/{next(_USER_NUMBERS)}")
         rate = getattr(options, "referee_rate", 0.0) or 0.0
         users = max(1, getattr(options, "num_users", 1) or 1)
@@ -246,7 +247,7 @@ class GameUser(RefereeUser):
 
     def choose(self, legal: pb.LegalActionsResponse, views) -> actions_pb2.Action:
         if self.rng.random() < ABANDON_RATE:
-            return actions_pb2.Action(seat=self.rng.randrange(len(views)), type=actions_pb2.ABANDON)
+            return actions_pb2.Action(seat=self.rng.randrange(len(views)), kind="ABANDON")
         return self.rng.choice(legal.actions).action
 
     def validate(self, state: bytes, seq: int, action) -> None:

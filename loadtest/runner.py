@@ -28,12 +28,15 @@ import grpc
 import psutil
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from referee.v1 import referee_service_pb2
+
 HERE = Path(__file__).resolve().parent
 LOCUSTFILE = HERE / "locustfile.py"
 PROFILES = {"games": "GamesUser", "validate": "ValidateUser", "noop": "NoopUser", "batch": "BatchUser"}
 READY_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 15.0
 PROGRESS_EVERY_S = 2.0
+SERVICE = referee_service_pb2.DESCRIPTOR.services_by_name["RefereeService"].full_name  # its health
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -94,7 +97,7 @@ class Server:
             health = health_pb2_grpc.HealthStub(channel)
             while time.monotonic() < deadline:
                 with contextlib.suppress(grpc.RpcError):
-                    reply = health.Check(health_pb2.HealthCheckRequest(service="referee.v1.Referee"), timeout=2)
+                    reply = health.Check(health_pb2.HealthCheckRequest(service=SERVICE), timeout=2)
                     if reply.status == health_pb2.HealthCheckResponse.SERVING:
                         return
                 time.sleep(0.1)

@@ -157,7 +157,7 @@ def _jsonl(answer) -> int:
                 raise ValueError("a request is a JSON object")
             out = answer(request)
         except RefereeError as error:
-            out = {"error": error.message, "reason": error.reason.name}
+            out = {"error": error.message, "reason": error.reason}
         except (ValueError, KeyError, TypeError) as error:
             out = {"error": f"{type(error).__name__}: {error}"}
         print(json.dumps(out, ensure_ascii=False), flush=True)
@@ -378,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except RefereeError as error:
-        print(json.dumps({"error": error.message, "reason": error.reason.name}), file=sys.stderr)
+        print(json.dumps({"error": error.message, "reason": error.reason}), file=sys.stderr)
         return 2
 
 

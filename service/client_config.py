@@ -6,7 +6,7 @@ every pod address (the chart's headless Service, ``dns:///referee-headless.NS.sv
 
 - ``round_robin`` over all addresses the resolver returns;
 - client-side health checking (``healthCheckConfig``): each connection watches
-  grpc.health.v1 for ``referee.v1.Referee``; a pod that drains (NOT_SERVING after SIGTERM)
+  grpc.health.v1 for ``referee.v1.RefereeService``; a pod that drains (NOT_SERVING after SIGTERM)
   leaves the rotation before it stops, so graceful stops cost no call (retries alone leave a
   few CANCELLED calls that raced the stop);
 - retries on UNAVAILABLE (a pod killed, a connection reset): every Referee call is a pure
@@ -23,7 +23,7 @@ from typing import Any
 
 import grpc
 
-SERVICE = "referee.v1.Referee"
+SERVICE = "referee.v1.RefereeService"
 
 SERVICE_CONFIG: dict[str, Any] = {
     "loadBalancingConfig": [{"round_robin": {}}],

@@ -27,7 +27,14 @@ def test_legal_jsonl_answers_every_line():
     assert out.returncode == 0 and len(answers) == len(lines)
     assert answers[0] == {"moves": ["TT", "22", "BR"]}
     assert all("error" in a for a in (answers[1], answers[2], answers[3], answers[5]))
+    assert answers[2]["reason"] == "UNKNOWN_CARD"  # a rules error says its reason name
     assert answers[4]["moves"][:3] == ["3", "4", "5"]
+
+
+def test_a_rules_error_outside_jsonl_exits_2_with_its_reason():
+    out = run("legal", "--game", "doudizhu", "--hand", "33X")
+    assert out.returncode == 2 and out.stdout == ""
+    assert json.loads(out.stderr.strip().splitlines()[-1])["reason"] == "UNKNOWN_CARD"
 
 
 def test_classify_jsonl():
@@ -78,7 +85,7 @@ def test_serve_answers_and_stops_on_sigterm(workers):
         channels = [grpc.insecure_channel(f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)])
                     for _ in range(6)]
         try:
-            stubs = [pb_grpc.RefereeStub(ch) for ch in channels]
+            stubs = [pb_grpc.RefereeServiceStub(ch) for ch in channels]
             for ch in channels:
                 grpc.channel_ready_future(ch).result(timeout=20)
             deal = stubs[0].Deal(pb.DealRequest(game="doudizhu"))

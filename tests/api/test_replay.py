@@ -1,4 +1,6 @@
-"""A whole round through Play, then Replay of the same seed and actions: identical at every step."""
+"""A whole round through Play, then Replay of the same seed and actions: identical at every step;
+as one seat sees it (view_seat); and a later round of a match, replayed from the previous round's
+token."""
 import random
 
 import grpc
@@ -11,7 +13,7 @@ from referee.v1 import referee_service_pb2 as pb
 
 @pytest.fixture(scope="module")
 def played(stub):
-    return bots.play_round(stub, random.Random(7), seed=b"replay-seed", illegal_rate=0.3)
+    return bots.play_round(stub, random.Random(7), game="doudizhu", seed=b"replay-seed", illegal_rate=0.3)
 
 
 def test_round_is_played_to_the_end(played):
@@ -52,7 +54,79 @@ def test_replay_with_an_illegal_action_names_it(stub, expect_error, played):
 
 
 def test_replay_limits_and_seed(stub, expect_error):
-    many = [actions_pb2.Action(seat=0, type=actions_pb2.PASS)] * 1001
+    many = [actions_pb2.Action(seat=0, kind="PASS")] * 1001
     expect_error(stub.Replay, pb.ReplayRequest(game="doudizhu", seed=b"s", actions=many),
                  grpc.StatusCode.RESOURCE_EXHAUSTED, "REQUEST_TOO_LARGE")
     expect_error(stub.Replay, pb.ReplayRequest(game="doudizhu"), grpc.StatusCode.INVALID_ARGUMENT, "BAD_SEED")
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, -1])
+def test_replay_as_one_seat_sees_it(stub, played, seat):
+    """view_seat: every step carries that seat's view only (-1: the spectator's), as Deal and
+    Play with the same view_seat answer it, and DEAL events carry cards only for the seat's own
+    deal; everything else is what the full replay says."""
+    full = stub.Replay(pb.ReplayRequest(game="doudizhu", seed=b"replay-seed", actions=played.actions))
+    one = stub.Replay(pb.ReplayRequest(game="doudizhu", seed=b"replay-seed", actions=played.actions, view_seat=seat))
+    assert len(one.steps) == len(full.steps) == len(played.plays)
+    live = [stub.Deal(pb.DealRequest(game="doudizhu", seed=b"replay-seed", view_seat=seat))]
+    tokens = [played.deal.state] + [p.state for p in played.plays]
+    live += [stub.Play(pb.PlayRequest(state=token, action=action, view_seat=seat))
+             for token, action in zip(tokens, played.actions)]
+    hidden = 0
+    for step, whole, answer in zip([one.deal, *one.steps], [full.deal, *full.steps], live):
+        assert (step.seq, step.state_digest, list(step.to_act), step.finished) == \
+            (whole.seq, whole.state_digest, list(whole.to_act), whole.finished)
+        assert [v.seat for v in step.views] == [seat]
+        assert list(step.views) == list(answer.views) and list(step.events) == list(answer.events)
+        if seat >= 0:
+            assert step.views[0] == whole.views[seat]
+        assert len(step.events) == len(whole.events)
+        for event, full_event in zip(step.events, whole.events):
+            if event.type == "DEAL" and event.seat != seat:
+                assert full_event.cards.ids and not event.cards.ids and not event.cards.text
+                stripped = type(full_event)()
+                stripped.CopyFrom(full_event)
+                stripped.cards.Clear()  # an empty card set: the event without its cards
+                assert event == stripped
+                hidden += 1
+            else:
+                assert event == full_event
+    assert hidden >= (3 if seat == -1 else 2)  # at least the deal's DEAL events of the other seats
+    if seat >= 0:
+        own = [e for e in one.deal.events if e.type == "DEAL" and e.seat == seat]
+        assert len(own) == 1 and sorted(own[0].cards.ids) == sorted(one.deal.views[0].hand.ids)
+    assert one.settlement == full.settlement
+
+
+def _play_out(stub, deal: pb.DealResponse, rng: random.Random) -> tuple[list, list]:
+    """Random legal actions until the round ends: (actions, Play answers)."""
+    state, to_act, finished, actions, plays = deal.state, deal.to_act, False, [], []
+    while not finished:
+        assert len(actions) < 1000, "the round does not end"
+        legal = stub.LegalActions(pb.LegalActionsRequest(state=state, seat=to_act[0]))
+        action = rng.choice(legal.actions).action
+        reply = stub.Play(pb.PlayRequest(state=state, action=action))
+        actions.append(action)
+        plays.append(reply)
+        state, to_act, finished = reply.state, reply.to_act, reply.finished
+    return actions, plays
+
+
+def test_replay_of_a_later_round_of_a_match(stub, played):
+    """Round 2 dealt from the finished round 1's token, played, then replayed from the same
+    token, seed and actions: the same digests at every step and the same settlement."""
+    first = played.plays[-1].state
+    deal = stub.Deal(pb.DealRequest(previous_state=first, seed=b"round-2"))
+    assert deal.match.round == 1 and list(deal.match.totals) == list(played.score.settlement.points)
+    bidder = next(e.seat for e in played.deal.events if e.type == "BID_TURN")
+    assert next(e.seat for e in deal.events if e.type == "BID_TURN") == (bidder + 1) % 3  # rule 6 rotation
+    actions, plays = _play_out(stub, deal, random.Random(11))
+    score = stub.Score(pb.ScoreRequest(state=plays[-1].state))
+    reply = stub.Replay(pb.ReplayRequest(previous_state=first, seed=b"round-2", actions=actions))
+    assert reply.deal.state_digest == deal.state_digest and reply.deal.seq == 0
+    assert [s.state_digest for s in reply.steps] == [p.state_digest for p in plays]
+    assert [list(s.events) for s in reply.steps] == [list(p.events) for p in plays]
+    assert reply.settlement == score.settlement and reply.commitment == deal.commitment
+    # the same seed as a first round is another deal: the previous round's token counts
+    alone = stub.Replay(pb.ReplayRequest(game="doudizhu", seed=b"round-2"))
+    assert alone.deal.state_digest != deal.state_digest

@@ -11,9 +11,12 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.service import client_config
+from referee.service.server import SERVICE
 from referee.service.token import KeyRing
 from referee.v1 import actions_pb2
 from referee.v1 import referee_service_pb2 as pb
+from referee.v1 import referee_service_pb2_grpc as pb_grpc
 
 SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
 K1, K2 = bytes(range(32)), bytes(range(32, 64))
@@ -26,7 +29,19 @@ def _health(channel, service=""):
 
 def test_health_serving(channel):
     assert _health(channel) == SERVING
-    assert _health(channel, "referee.v1.Referee") == SERVING
+    assert _health(channel, "referee.v1.RefereeService") == SERVING
+
+
+def test_client_config_watches_and_retries_the_served_service(server):
+    """The documented client config (service/client_config.py) health-checks and retries the
+    service the server serves, and a channel made with it gets answers."""
+    assert client_config.SERVICE == SERVICE.full_name == "referee.v1.RefereeService"
+    assert client_config.SERVICE_CONFIG["healthCheckConfig"]["serviceName"] == SERVICE.full_name
+    retried = [n["service"] for m in client_config.SERVICE_CONFIG["methodConfig"] for n in m["name"]]
+    assert retried == [SERVICE.full_name]
+    with client_config.channel(client_config.ipv4_target([server.address])) as channel:
+        assert _health(channel, client_config.SERVICE) == SERVING
+        pb_grpc.RefereeServiceStub(channel).Ping(pb.PingRequest(), timeout=10)
 
 
 def test_shutdown_turns_health_not_serving_while_draining(make_server):
@@ -35,7 +50,7 @@ def test_shutdown_turns_health_not_serving_while_draining(make_server):
     stopper = threading.Thread(target=server.stop, kwargs={"drain": 3.0, "grace": 0})
     stopper.start()
     deadline = time.monotonic() + 2.5  # well inside the drain: a loaded machine is slow
-    while _health(channel, "referee.v1.Referee") != NOT_SERVING:
+    while _health(channel, "referee.v1.RefereeService") != NOT_SERVING:
         assert time.monotonic() < deadline
         time.sleep(0.02)
     assert _health(channel) == NOT_SERVING
@@ -53,8 +68,8 @@ def test_reflection_lists_the_services(channel):
     request = reflection_pb2.ServerReflectionRequest(list_services="")
     reply = next(iter(stub.ServerReflectionInfo(iter([request]))))
     names = {s.name for s in reply.list_services_response.service}
-    assert {"referee.v1.Referee", "grpc.health.v1.Health"} <= names
-    request = reflection_pb2.ServerReflectionRequest(file_containing_symbol="referee.v1.Referee")
+    assert {"referee.v1.RefereeService", "grpc.health.v1.Health"} <= names
+    request = reflection_pb2.ServerReflectionRequest(file_containing_symbol="referee.v1.RefereeService")
     reply = next(iter(stub.ServerReflectionInfo(iter([request]))))
     assert reply.file_descriptor_response.file_descriptor_proto
 
@@ -62,7 +77,7 @@ def test_reflection_lists_the_services(channel):
 def test_key_rotation_across_servers(make_server, expect_error):
     _, _, old = make_server(KeyRing("k1", {"k1": K1}))
     deal = old.Deal(pb.DealRequest(game="doudizhu", seed=b"rotation"))
-    pass_ = pb.PlayRequest(state=deal.state, action=actions_pb2.Action(seat=deal.to_act[0], type=actions_pb2.PASS))
+    pass_ = pb.PlayRequest(state=deal.state, action=actions_pb2.Action(seat=deal.to_act[0], kind="PASS"))
     _, _, rotated = make_server(KeyRing("k2", {"k2": K2, "k1": K1}))
     resealed = rotated.Play(pass_).state  # the old key still opens ...
     assert deal.state[2:4] == b"k1" and resealed[2:4] == b"k2"  # ... and the active key seals
@@ -86,18 +101,23 @@ def test_metrics_count_calls_by_method_and_code(make_server):
     except grpc.RpcError:
         pass
     text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
-    assert 'referee_rpc_total{code="OK",method="/referee.v1.Referee/Ping"} 1.0' in text
-    assert 'referee_rpc_total{code="NOT_FOUND",method="/referee.v1.Referee/Deal"} 1.0' in text
-    assert 'referee_rpc_seconds_count{method="/referee.v1.Referee/Ping"}' in text
+    assert 'referee_rpc_total{code="OK",method="/referee.v1.RefereeService/Ping"} 1.0' in text
+    assert 'referee_rpc_total{code="NOT_FOUND",method="/referee.v1.RefereeService/Deal"} 1.0' in text
+    assert 'referee_rpc_seconds_count{method="/referee.v1.RefereeService/Ping"}' in text
 
 
-METHODS = ("Deal", "Validate", "Play", "LegalActions", "Score", "Replay", "Classify", "Compare")
+METHODS = tuple(f"/referee.v1.RefereeService/{m}" for m in (
+    "Deal", "Validate", "Play", "LegalActions", "Score", "Replay", "Classify", "Compare")) + (
+    "/referee.mcr.v1.McrService/CalculateFans",)
+# every action kind a game reads, and names that are none
+KINDS = st.one_of(st.sampled_from(["", "PASS", "PLAY", "ABANDON", "BID", "DISCARD", "CHOW", "PUNG", "KONG", "WIN",
+                                   "pass", "ACTION_KIND_PASS"]), st.text(max_size=20))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(method=st.sampled_from(METHODS), data=st.binary(max_size=300))
 def test_no_input_gives_internal(channel, method, data):
-    call = channel.unary_unary(f"/referee.v1.Referee/{method}")
+    call = channel.unary_unary(method)
     try:
         call(data, timeout=5)
     except grpc.RpcError as error:
@@ -105,14 +125,14 @@ def test_no_input_gives_internal(channel, method, data):
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(kind=st.integers(0, 12), seat=st.integers(0, 5), value=st.integers(-5, 5),
+@given(kind=KINDS, seat=st.integers(0, 5), value=st.integers(-5, 5),
        ids=st.lists(st.integers(0, 60), max_size=6), text=st.text(max_size=12), flip=st.integers(0, 400))
 def test_no_action_gives_internal(stub, kind, seat, value, ids, text, flip):
     deal = stub.Deal(pb.DealRequest(game="doudizhu", seed=b"fuzz"))
     token = deal.state
     if flip < len(token):
         token = token[:flip] + bytes([token[flip] ^ 1]) + token[flip + 1:]
-    action = actions_pb2.Action(seat=seat, type=kind, value=value, cards={"ids": ids, "text": text})
+    action = actions_pb2.Action(seat=seat, kind=kind, value=value, cards={"ids": ids, "text": text})
     for call, request in ((stub.Validate, pb.ValidateRequest(state=token, action=action)),
                           (stub.Play, pb.PlayRequest(state=token, action=action)),
                           (stub.LegalActions, pb.LegalActionsRequest(state=token, seat=seat))):

@@ -62,7 +62,7 @@ def test_tampered_and_foreign_tokens_are_refused_while_the_original_is_cached():
     for bad in (tampered, foreign):
         with pytest.raises(InvalidAction) as caught:
             servicer._open(bad)
-        assert caught.value.reason is Reason.STATE_TOKEN_INVALID
+        assert caught.value.reason == Reason.STATE_TOKEN_INVALID
     assert servicer._open(token)[1].step == 0  # the caller's token still works
 
 

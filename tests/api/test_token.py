@@ -18,7 +18,7 @@ PAYLOAD = b"packed state bytes" * 8
 def _invalid(sealer: Sealer, token: bytes, game=None):
     with pytest.raises(InvalidAction) as caught:
         sealer.open(token, game)
-    assert caught.value.reason is Reason.STATE_TOKEN_INVALID
+    assert caught.value.reason == Reason.STATE_TOKEN_INVALID
 
 
 def test_round_trip_carries_game_seq_and_key():
@@ -97,7 +97,7 @@ def test_stale_seq():
     check_seq(seq, 4)
     with pytest.raises(IllegalAction) as caught:
         check_seq(seq, 3)
-    assert caught.value.reason is Reason.STALE_STATE
+    assert caught.value.reason == Reason.STALE_STATE
 
 
 def test_key_sources(tmp_path, caplog):

@@ -21,6 +21,7 @@ kv = pytest.importorskip("kubernetes_validate", reason="needs the [k8s] extra (k
 yaml = pytest.importorskip("yaml", reason="needs PyYAML (comes with kubernetes-validate)")
 from kubernetes_validate import utils as kv_utils  # noqa: E402
 
+from referee.service.server import SERVICE  # noqa: E402
 from referee.service.token import KeyRing  # noqa: E402
 
 CHART = Path(__file__).resolve().parents[2] / "helm" / "referee"
@@ -176,7 +177,8 @@ def test_probes_security_and_keys(rendered):
     container = _container(docs)
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
     assert _args(container)["port"] == str(ports["grpc"])
-    for probe, service in (("startupProbe", "referee.v1.Referee"), ("readinessProbe", "referee.v1.Referee"),
+    # readiness: the health of the service the server serves (an unknown name is never SERVING)
+    for probe, service in (("startupProbe", SERVICE.full_name), ("readinessProbe", SERVICE.full_name),
                            ("livenessProbe", None)):
         assert container[probe]["grpc"]["port"] == ports["grpc"]
         assert container[probe]["grpc"].get("service") == service

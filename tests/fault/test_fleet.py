@@ -47,7 +47,7 @@ SERVING = health_pb2.HealthCheckResponse.SERVING
 DRAIN_S, GRACE_S = 1.0, 3.0
 # A test on a crawling machine fails with a message instead of hanging: these bound the waits.
 WAIT_S = 60.0
-CALLS = re.compile(r'^referee_rpc_total\{[^}]*method="/referee\.v1\.Referee/[^"]*"[^}]*\} (\S+)$', re.M)
+CALLS = re.compile(r'^referee_rpc_total\{[^}]*method="/referee\.v1\.RefereeService/[^"]*"[^}]*\} (\S+)$', re.M)
 
 
 def free_port() -> int:
@@ -193,7 +193,7 @@ class Game:
 class Load:
     """Bots playing whole games on ``workers`` threads until stopped; every call is recorded."""
 
-    stub: pb_grpc.RefereeStub
+    stub: pb_grpc.RefereeServiceStub
     workers: int = 4
     games: list[Game] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
@@ -216,7 +216,7 @@ class Load:
             seed = hashlib.sha256(f"fault/{worker}/{n}".encode()).digest()
             n += 1
             try:
-                played = bots.play_round(stub, rng, seed=seed, illegal_rate=0.05, abandon_rate=0.002)
+                played = bots.play_round(stub, rng, game="doudizhu", seed=seed, illegal_rate=0.05, abandon_rate=0.002)
             except grpc.RpcError:
                 continue  # recorded by _Recording
             except Exception as error:  # noqa: BLE001 - a bot error or a bug: the test fails on it
@@ -239,7 +239,7 @@ class Load:
 
 
 class _Recording:
-    """A Referee stub that records failures other than the expected refusals, and token key ids."""
+    """A RefereeService stub that records failures other than the expected refusals, and token key ids."""
 
     def __init__(self, stub, load: Load, worker: int):
         self._stub, self._load, self._worker = stub, load, worker
@@ -271,7 +271,7 @@ def balanced(fleet):
     options = [("grpc.initial_reconnect_backoff_ms", 200), ("grpc.max_reconnect_backoff_ms", 1000)]
     channel = client_config.channel(client_config.ipv4_target(fleet.addresses), options)
     try:
-        yield pb_grpc.RefereeStub(channel), channel
+        yield pb_grpc.RefereeServiceStub(channel), channel
     finally:
         channel.close()
 
@@ -290,7 +290,7 @@ def load(balanced):
         started.close()
 
 
-def check_games(games: list[Game], stub: pb_grpc.RefereeStub) -> None:
+def check_games(games: list[Game], stub: pb_grpc.RefereeServiceStub) -> None:
     """Each game, replayed from its seed and actions on an unfaulted server, passes through the
     same states (digests) and ends with the same settlement, which adds up to zero."""
     for game in games:
@@ -326,7 +326,7 @@ def unfaulted():
     """A stub of an in-process server outside the fleet, to replay the games on."""
     with RefereeServer(Config(port=0, drain=0, grace=0), KeyRing.generate()) as server:
         with grpc.insecure_channel(server.address) as channel:
-            yield pb_grpc.RefereeStub(channel)
+            yield pb_grpc.RefereeServiceStub(channel)
 
 
 def _start_fleet(fleet) -> None:
@@ -342,7 +342,7 @@ class InFlight:
 
     def __init__(self, address: str, request: pb.ReplayRequest, threads: int = 3):
         self.channel = grpc.insecure_channel(address, options=[("grpc.enable_retries", 0)])
-        self.stub = pb_grpc.RefereeStub(self.channel)
+        self.stub = pb_grpc.RefereeServiceStub(self.channel)
         self.request = request
         self.lock = threading.Lock()
         self.in_flight: set[tuple[int, int]] = set()
@@ -465,7 +465,7 @@ def test_key_rotation_under_load(fleet, balanced, load, unfaulted):
     def on_each_server(request: pb.LegalActionsRequest):
         for address in fleet.addresses:
             with grpc.insecure_channel(address) as channel:
-                yield pb_grpc.RefereeStub(channel).LegalActions, request
+                yield pb_grpc.RefereeServiceStub(channel).LegalActions, request
 
     legal = pb.LegalActionsRequest(state=pinned.state, seat=pinned.to_act[0])
 
@@ -480,7 +480,7 @@ def test_key_rotation_under_load(fleet, balanced, load, unfaulted):
     for call, request in on_each_server(legal):
         assert call(request, timeout=10).actions
     bid = stub.Play(pb.PlayRequest(state=pinned.state, action=actions_pb2.Action(
-        seat=pinned.to_act[0], type=actions_pb2.BID, value=1)))
+        seat=pinned.to_act[0], kind="BID", value=1)))
     assert key_id(bid.state) == "k2"
     # each live game holds a k2 token after its next action
     wait_until(lambda: "k1" not in games.live.copy().values(), "every live game to hold a k2 token",
