@@ -2,10 +2,9 @@
 interpreted where Cython is not installed (a runtime image)."""
 
 compiled = False
-int = int
+int = char = longlong = ulonglong = Py_ssize_t = int
 bint = bool
-ulonglong = int
-void = None
+void = p_char = p_int = p_ulonglong = None
 
 
 def declare(_type=None, value=None):

@@ -142,9 +142,16 @@ def to_mask(cards: Iterable[int]) -> int:
     return mask
 
 
-# byte k of a mask with value v -> the card ids it holds (8k + bit), for masks up to 256 bits
-_BYTE_IDS = tuple(tuple(tuple(8 * k + b for b in range(8) if v >> b & 1) for v in range(256))
-                  for k in range(32))
+# byte k of a mask with value v -> the card ids it holds (8k + bit), for masks up to 256 bits;
+# built on first use (a CLI that never needs it starts sooner)
+_BYTE_IDS: tuple = ()
+
+
+def _byte_ids() -> tuple:
+    global _BYTE_IDS
+    _BYTE_IDS = tuple(tuple(tuple(8 * k + b for b in range(8) if v >> b & 1) for v in range(256))
+                      for k in range(32))
+    return _BYTE_IDS
 
 
 def from_mask(mask: int) -> tuple[int, ...]:
@@ -152,9 +159,10 @@ def from_mask(mask: int) -> tuple[int, ...]:
     if mask >> 256:
         return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
     ids: tuple[int, ...] = ()
+    table = _BYTE_IDS or _byte_ids()
     for k, v in enumerate(mask.to_bytes((mask.bit_length() + 7) // 8, "little")):
         if v:
-            ids += _BYTE_IDS[k][v]
+            ids += table[k][v]
     return ids
 
 

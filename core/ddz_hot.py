@@ -466,3 +466,381 @@ def _other_reading_preferred(play: cython.ulonglong, main: cython.int, links: cy
     if main + 1 <= ACE and _count(play, main + 1) == 3:
         return True
     return lead and links == 3 and main - links >= 0 and _count(play, main - links) == 3
+
+
+# --- the hint as text (rule 12; ``referee legal``) --------------------------------------------
+#
+# A rank string lists a play's ranks low to high (``3334``, ``BR``); the hint list is ordered as
+# those rank sequences compare (``33`` < ``333`` < ``334`` < ``34`` < ``4``: a prefix first).
+# That is the order of a 60-bit key, 4 bits a rank, rank 3 in the highest bits; with t the
+# play's top rank and c the count of rank r::
+#
+#     digit(r) = 9 - c  for r < t   (a rank passed: more copies of it sort first)
+#                c      for r = t   (the sequence ends here: fewer copies sort first)
+#                0      for r > t
+#
+# and c is read back from its digit, so a key also names its play.
+
+RANK_CHARS = "3456789TJQKA2BR"
+# the ASCII codes of RANK_CHARS, 8 bits each: ranks 0-7, then ranks 8-14
+CHARS_LOW = cython.declare(cython.ulonglong,
+                           sum(ord(c) << (8 * i) for i, c in enumerate(RANK_CHARS[:8])))
+CHARS_HIGH = cython.declare(cython.ulonglong,
+                            sum(ord(c) << (8 * i) for i, c in enumerate(RANK_CHARS[8:])))
+NOT_PARSED = cython.declare(cython.longlong, -1)
+MOVES_OPEN = cython.declare(bytes, b'{"moves": [')
+
+
+@cython.cfunc
+@cython.inline
+def _text_key(counts: cython.ulonglong) -> cython.ulonglong:
+    key: cython.ulonglong = 0
+    top: cython.int = BIG
+    r: cython.int
+    c: cython.int
+    while top > 0 and _count(counts, top) == 0:
+        top -= 1
+    for r in range(top + 1):
+        c = _count(counts, r)
+        key |= cython.cast(cython.ulonglong, 9 - c if r < top else c) << (4 * (BIG - r))
+    return key
+
+
+@cython.cfunc
+def _sort_text_keys(plays: list) -> cython.void:
+    """Replace each play of ``plays`` by its text key, and sort them."""
+    play: cython.ulonglong
+    i: cython.Py_ssize_t
+    for i in range(len(plays)):
+        play = plays[i]
+        plays[i] = _text_key(play & COUNTS_MASK)
+    plays.sort()
+
+
+@cython.cfunc
+def _sort_text_keys_in_c(plays: list, keys: cython.p_ulonglong) -> cython.void:
+    """The text keys of ``plays`` sorted into keys[0 .. len(plays) - 1] (an insertion sort in C:
+    compiled only, for lists of at most SORT_IN_C plays)."""
+    play: cython.ulonglong
+    key: cython.ulonglong
+    i: cython.Py_ssize_t
+    j: cython.Py_ssize_t
+    for i in range(len(plays)):
+        play = plays[i]
+        key = _text_key(play & COUNTS_MASK)
+        j = i
+        while j > 0 and keys[j - 1] > key:
+            keys[j] = keys[j - 1]
+            j -= 1
+        keys[j] = key
+
+
+@cython.cfunc
+def _write_ranks(key: cython.ulonglong, out: cython.p_char,
+                 n: cython.Py_ssize_t) -> cython.Py_ssize_t:
+    """Write the rank string of ``key`` at out[n]; returns the index after it."""
+    r: cython.int
+    c: cython.int
+    code: cython.char
+    for r in range(NUM_RANKS):
+        c = (key >> (4 * (BIG - r))) & 15
+        if c == 0:
+            break
+        if c > 4:
+            c = 9 - c
+        code = (CHARS_LOW >> (8 * r) if r < 8 else CHARS_HIGH >> (8 * (r - 8))) & 255
+        while c > 0:
+            out[n] = code
+            n += 1
+            c -= 1
+    return n
+
+
+@cython.cfunc
+@cython.inline
+def _write_json_move(out: cython.p_char, n: cython.Py_ssize_t, key: cython.ulonglong,
+                     first: cython.bint) -> cython.Py_ssize_t:
+    """Write ``"ranks"`` at out[n], after ``, `` unless ``first``; returns the index after it."""
+    if not first:
+        out[n] = 44  # ,
+        out[n + 1] = 32
+        n += 2
+    out[n] = 34  # "
+    n = _write_ranks(key, out, n + 1)
+    out[n] = 34
+    return n + 1
+
+
+# Compiled, lists of up to SORT_IN_C plays (most hands) are sorted in a C array of that size;
+# the interpreted twin, and longer lists, sort a list of Python ints.
+SORT_IN_C = cython.declare(cython.int, 256)
+
+
+@cython.ccall
+def legal_rank_strings(hand: cython.ulonglong, table: cython.ulonglong,
+                       rocket_kickers: cython.bint) -> list:
+    """``legal_plays`` as rank strings (``3334``), sorted as rank sequences (3 < ... < R, a
+    prefix first): the ``referee legal`` answer for packed counts and a packed table."""
+    moves: list = legal_plays(hand, table, rocket_kickers)
+    buf: bytearray = bytearray(64)  # a play has at most 30 cards (six trios and six pairs)
+    out: cython.p_char = buf
+    keys: cython.ulonglong[256]  # SORT_IN_C
+    i: cython.Py_ssize_t
+    if cython.compiled and len(moves) <= SORT_IN_C:
+        _sort_text_keys_in_c(moves, keys)
+        for i in range(len(moves)):
+            moves[i] = buf[:_write_ranks(keys[i], out, 0)].decode("ascii")
+    else:
+        _sort_text_keys(moves)
+        for i in range(len(moves)):
+            moves[i] = buf[:_write_ranks(moves[i], out, 0)].decode("ascii")
+    return moves
+
+
+@cython.ccall
+def legal_moves_json(hand: cython.ulonglong, table: cython.ulonglong,
+                     rocket_kickers: cython.bint) -> str:
+    """``legal_rank_strings`` as the JSON text ``{"moves": ["33", "3334"]}`` (``json.dumps``'s
+    spacing), written at once."""
+    plays: list = legal_plays(hand, table, rocket_kickers)
+    count: cython.Py_ssize_t = len(plays)
+    buf: bytearray = bytearray(len(MOVES_OPEN) + 34 * count + 2)  # '"' 30 ranks '", ' a play
+    out: cython.p_char
+    n: cython.Py_ssize_t = len(MOVES_OPEN)
+    keys: cython.ulonglong[256]  # SORT_IN_C
+    i: cython.Py_ssize_t
+    buf[:n] = MOVES_OPEN
+    out = buf
+    if cython.compiled and count <= SORT_IN_C:
+        _sort_text_keys_in_c(plays, keys)
+        for i in range(count):
+            n = _write_json_move(out, n, keys[i], i == 0)
+    else:
+        _sort_text_keys(plays)
+        for i in range(count):
+            n = _write_json_move(out, n, plays[i], i == 0)
+    out[n] = 93  # ]
+    out[n + 1] = 125  # }
+    return buf[:n + 2].decode("ascii")
+
+
+@cython.cfunc
+@cython.inline
+def _rank_of_code(code: cython.int) -> cython.int:
+    """Rank index of an ASCII rank character (either case), -1 for another character."""
+    if 97 <= code <= 122:
+        code -= 32
+    if 51 <= code <= 57:  # 3..9
+        return code - 51
+    if code == 84:
+        return 7  # T
+    if code == 74:
+        return 8  # J
+    if code == 81:
+        return 9  # Q
+    if code == 75:
+        return 10  # K
+    if code == 65:
+        return 11  # A
+    if code == 50:
+        return 12  # 2
+    if code == 66:
+        return SMALL  # B
+    if code == 82:
+        return BIG  # R
+    return -1
+
+
+@cython.cfunc
+@cython.inline
+def _suit_of_code(code: cython.int) -> cython.int:
+    if 97 <= code <= 122:
+        code -= 32
+    if code == 83:
+        return 0  # S
+    if code == 72:
+        return 1  # H
+    if code == 68:
+        return 2  # D
+    if code == 67:
+        return 3  # C
+    return -1
+
+
+@cython.cfunc
+@cython.inline
+def _is_joker_token(s: str, start: cython.Py_ssize_t, size: cython.Py_ssize_t) -> cython.bint:
+    """Is s[start:start + size] BJ or RJ (either case)?"""
+    first: cython.int
+    if size != 2:
+        return False
+    first = ord(s[start]) & ~32
+    return (first == 66 or first == 82) and (ord(s[start + 1]) & ~32) == 74
+
+
+@cython.ccall
+def text_counts(text) -> cython.longlong:
+    """Packed counts of a hand written as cards (``3S TH BJ``, ``10`` for T) or as a rank string
+    (``33BR``), read as ``cards.parse_cards_or_ranks`` reads it (either case; spaces and commas
+    separate), or -1 (NOT_PARSED) for any other text: one with other characters than ASCII
+    letters, digits, punctuation, spaces and commas, or one the reference refuses (its error
+    is then the answer)."""
+    s: str
+    n: cython.Py_ssize_t
+    i: cython.Py_ssize_t
+    start: cython.Py_ssize_t
+    size: cython.Py_ssize_t
+    code: cython.int
+    first: cython.int
+    rank: cython.int
+    suit: cython.int
+    tokens: cython.int = 0
+    as_cards: cython.bint = True
+    seen: cython.ulonglong = 0
+    bit: cython.ulonglong
+    counts: cython.ulonglong = 0
+    if not isinstance(text, str):
+        return NOT_PARSED
+    s = text
+    n = len(s)
+    # the notation: cards when every token (between spaces and commas) has 2 characters or
+    # more and ends in a suit letter, or is BJ or RJ
+    i = 0
+    while i < n:
+        code = ord(s[i])
+        if code == 32 or code == 44:
+            i += 1
+            continue
+        start = i
+        while i < n:
+            code = ord(s[i])
+            if code == 32 or code == 44:
+                break
+            if code < 33 or code > 126:
+                return NOT_PARSED
+            i += 1
+        tokens += 1
+        size = i - start
+        if size < 2 or (_suit_of_code(ord(s[i - 1])) < 0 and not _is_joker_token(s, start, size)):
+            as_cards = False
+    if as_cards and tokens > 0:
+        i = 0
+        while i < n:
+            code = ord(s[i])
+            if code == 32 or code == 44:
+                i += 1
+                continue
+            start = i
+            while i < n and ord(s[i]) != 32 and ord(s[i]) != 44:
+                i += 1
+            size = i - start
+            if _is_joker_token(s, start, size):
+                rank = _rank_of_code(ord(s[start]))
+                bit = cython.cast(cython.ulonglong, 1) << (52 + rank - SMALL)
+            else:
+                first = ord(s[start])
+                if size == 3 and first == 49 and ord(s[start + 1]) == 48:  # 10
+                    rank = 7
+                elif size == 2:
+                    rank = _rank_of_code(first)
+                else:
+                    return NOT_PARSED
+                suit = _suit_of_code(ord(s[i - 1]))
+                if rank < 0 or rank > TWO or suit < 0:
+                    return NOT_PARSED
+                bit = cython.cast(cython.ulonglong, 1) << (suit * 13 + rank)
+            if seen & bit:
+                return NOT_PARSED  # the same card twice
+            seen |= bit
+            counts += _unit(rank)
+        return counts
+    # a rank string: a character a card, 10 for T
+    i = 0
+    while i < n:
+        code = ord(s[i])
+        i += 1
+        if code == 32 or code == 44:
+            continue
+        if code == 49 and i < n and ord(s[i]) == 48:  # 10
+            rank = 7
+            i += 1
+        else:
+            rank = _rank_of_code(code)
+            if rank < 0:
+                return NOT_PARSED
+        if _count(counts, rank) >= (1 if rank >= SMALL else 4):
+            return NOT_PARSED  # more copies than one deck has
+        counts += _unit(rank)
+    return counts
+
+
+@cython.cfunc
+def _body_size(play: cython.ulonglong) -> cython.int:
+    """Cards in a play's body (rule 11i): the trio or the four of one with kickers, the trios
+    of an airplane, else every card."""
+    kind: cython.int = play_kind(play)
+    if kind == AIRPLANE_SINGLES or kind == AIRPLANE_PAIRS:
+        return 3 * play_chain(play)
+    if kind == TRIO_SINGLE or kind == TRIO_PAIR:
+        return 3
+    if kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS:
+        return 4
+    return card_total(play & COUNTS_MASK)
+
+
+@cython.ccall
+def lead_reading(counts: cython.ulonglong, rocket_kickers: cython.bint) -> cython.ulonglong:
+    """Rule 11i on a free lead: the reading of ``counts`` with the largest body, then the highest
+    main rank (the first such in ``readings`` order); 0 when it is no combination."""
+    best: cython.ulonglong = 0
+    best_body: cython.int = -1
+    best_main: cython.int = -1
+    body: cython.int
+    main: cython.int
+    play: cython.ulonglong
+    for play in readings(counts, rocket_kickers):
+        body = _body_size(play)
+        main = play_main(play)
+        if body > best_body or (body == best_body and main > best_main):
+            best, best_body, best_main = play, body, main
+    return best
+
+
+@cython.cfunc
+def _table_of_text(last_text, rocket_kickers: cython.bint) -> cython.longlong:
+    """The table of a request's ``last`` text: 0 when blank (spaces only), else its reading as
+    when led (rule 11i); -1 when ``text_counts`` declines it or it is no combination."""
+    last: cython.longlong
+    table: cython.ulonglong
+    if not isinstance(last_text, str):
+        return NOT_PARSED
+    if not last_text.strip(" "):
+        return 0
+    last = text_counts(last_text)
+    if last <= 0:
+        return NOT_PARSED
+    table = lead_reading(last, rocket_kickers)
+    return table if table else NOT_PARSED
+
+
+@cython.ccall
+def legal_rank_strings_of_text(hand_text, last_text, rocket_kickers: cython.bint):
+    """``legal_rank_strings`` from the request's texts, the table read as when led (rule 11i),
+    or None when this fast path declines: a text ``text_counts`` does not read, a ``last`` that
+    is no combination or blank with other white space than spaces. The reference path then
+    gives the answer or the error."""
+    hand: cython.longlong = text_counts(hand_text)
+    table: cython.longlong = _table_of_text(last_text, rocket_kickers)
+    if hand < 0 or table < 0:
+        return None
+    return legal_rank_strings(hand, table, rocket_kickers)
+
+
+@cython.ccall
+def legal_moves_json_of_text(hand_text, last_text, rocket_kickers: cython.bint):
+    """``legal_moves_json`` from the request's texts, or None as ``legal_rank_strings_of_text``."""
+    hand: cython.longlong = text_counts(hand_text)
+    table: cython.longlong = _table_of_text(last_text, rocket_kickers)
+    if hand < 0 or table < 0:
+        return None
+    return legal_moves_json(hand, table, rocket_kickers)

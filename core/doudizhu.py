@@ -236,10 +236,16 @@ def legal_rank_strings(hand_text: str, last_text: str, options: Options = Option
     """The ``referee legal`` answer: legal plays as rank strings sorted 3..R lexicographically.
 
     ``last_text`` empty is a free lead; otherwise it is read as ``last_kind`` when given, else
-    as it would be when led (rule 11i: largest body, then highest main).
+    as it would be when led (rule 11i: largest body, then highest main). The compiled core
+    answers from the texts; a text it declines, and a named ``last_kind``, go through
+    ``parse_hand`` and ``choose_reading``, whose errors are the answer.
     Raises:
         InvalidAction: unknown cards, or ``last_text`` is not a combination (NOT_A_COMBINATION).
     """
+    if not last_kind:
+        moves = hot.legal_rank_strings_of_text(hand_text, last_text, options.rocket_as_kickers)
+        if moves is not None:
+            return moves
     hand = parse_hand(hand_text)
     table = 0
     if last_text.strip():
@@ -247,10 +253,19 @@ def legal_rank_strings(hand_text: str, last_text: str, options: Options = Option
         if not table:
             raise InvalidAction(f"{last_text!r} is not a combination"
                                 + (f" read as {last_kind}" if last_kind else ""), reason)
-    moves = [ranks_of_counts(hot.play_counts(p)) for p in hot.legal_plays(
-        hand, table, options.rocket_as_kickers)]
-    moves.sort()
-    return [cardlib.format_ranks(m) for m in moves]
+    return hot.legal_rank_strings(hand, table, options.rocket_as_kickers)
+
+
+def legal_moves_json(hand_text: str, last_text: str, options: Options = Options(),
+                     last_kind: str = "") -> str:
+    """``legal_rank_strings`` as the JSON text ``referee legal`` prints, ``{"moves": [...]}``."""
+    if not last_kind:
+        text = hot.legal_moves_json_of_text(hand_text, last_text, options.rocket_as_kickers)
+        if text is not None:
+            return text
+    import json
+
+    return json.dumps({"moves": legal_rank_strings(hand_text, last_text, options, last_kind)})
 
 
 def title_for(points: int) -> str:
@@ -456,6 +471,9 @@ class Doudizhu(TrickHooks, Game):
 
     def hint_strings(self, hand_text: str, table_text: str, options: Options, table_kind: str = "") -> list[str]:
         return legal_rank_strings(hand_text, table_text, options, table_kind)
+
+    def hint_json(self, hand_text: str, table_text: str, options: Options, table_kind: str = "") -> str:
+        return legal_moves_json(hand_text, table_text, options, table_kind)
 
     # serialization ---------------------------------------------------------------------------
     def pack(self, state: State) -> bytes:

@@ -485,6 +485,13 @@ class Game:
         Raises: Unsupported unless the game implements it."""
         raise Unsupported(f"{self.id} has no text hints", Reason.UNSUPPORTED)
 
+    def hint_json(self, hand_text: str, table_text: str, options, table_kind: str = "") -> str:
+        """``{"moves": hint_strings(...)}`` as JSON text (a game may write it faster)."""
+        import json
+
+        return json.dumps({"moves": self.hint_strings(hand_text, table_text, options, table_kind)},
+                          ensure_ascii=False)
+
     # --- serialization and the rest, per game --------------------------------------------------
     def pack(self, state) -> bytes:
         raise NotImplementedError

@@ -147,7 +147,9 @@ def cmd_selfplay(args) -> int:
 
 # --- core helpers as JSON lines -------------------------------------------------------------------
 def _jsonl(answer) -> int:
-    """Answer each stdin line with one JSON line; bad input gives {"error": ...} and goes on."""
+    """Answer each stdin line with one JSON line; bad input gives {"error": ...} and goes on.
+    ``answer`` returns a dict, or the JSON text of one."""
+    write, flush, dumps = sys.stdout.write, sys.stdout.flush, json.JSONEncoder(ensure_ascii=False).encode
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -160,7 +162,9 @@ def _jsonl(answer) -> int:
             out = {"error": error.message, "reason": error.reason}
         except (ValueError, KeyError, TypeError) as error:
             out = {"error": f"{type(error).__name__}: {error}"}
-        print(json.dumps(out, ensure_ascii=False), flush=True)
+        write(out if type(out) is str else dumps(out))
+        write("\n")
+        flush()
     return 0
 
 
@@ -206,15 +210,15 @@ def cmd_legal(args) -> int:
     if "hints" not in game.capabilities():
         print(json.dumps({"error": f"game {game.id!r} has no text hints", "reason": "UNSUPPORTED"}))
         return 2
-    hints = game.hint_strings
+    hints = game.hint_json
 
     def answer(request):
-        return {"moves": hints(_text(request, "hand"), _text(request, "last", False),
-                               _options(game, args, request), _text(request, "last_kind", False))}
+        return hints(_text(request, "hand"), _text(request, "last", False),
+                     _options(game, args, request), _text(request, "last_kind", False))
 
     if args.jsonl:
         return _jsonl(answer)
-    print(json.dumps(answer({"hand": args.hand, "last": args.last}), ensure_ascii=False))
+    print(answer({"hand": args.hand, "last": args.last}))
     return 0
 
 
