@@ -9,7 +9,7 @@ string: ``33344455``, ``B``/``R`` for the jokers. A hand of ids is also kept as 
 """
 from collections.abc import Iterable
 
-from .errors import InvalidAction, Reason
+from .errors import InvalidAction, Reason, quote
 
 RANKS = "3456789TJQKA2"
 RANK_CHARS = RANKS + "BR"  # rank index -> character, jokers last
@@ -69,7 +69,7 @@ def _parse_card_token(token: str, decks: int, used: dict[int, int]) -> int:
         if rank_text == "10":
             rank_text = "T"
         if len(rank_text) != 1 or rank_text not in RANKS or suit_char not in SUITS:
-            raise InvalidAction(f"unknown card {token!r}", Reason.UNKNOWN_CARD)
+            raise InvalidAction(f"unknown card {quote(token)}", Reason.UNKNOWN_CARD)
         rank, suit = _RANK_OF_CHAR[rank_text], _SUIT_OF_CHAR[suit_char]
     base = card_id(rank, suit)
     copy = used.get(base, 0)
@@ -93,7 +93,7 @@ def parse_cards(text: str, decks: int = 1) -> tuple[int, ...]:
     if not tokens:
         return ()
     if not _looks_like_cards(tokens):
-        raise InvalidAction(f"not a list of cards: {text!r}", Reason.UNKNOWN_CARD)
+        raise InvalidAction(f"not a list of cards: {quote(text)}", Reason.UNKNOWN_CARD)
     used: dict[int, int] = {}
     return tuple(_parse_card_token(t, decks, used) for t in tokens)
 
@@ -111,7 +111,7 @@ def parse_ranks(text: str) -> tuple[int, ...]:
             continue
         r = _RANK_OF_CHAR.get(ch)
         if r is None:
-            raise InvalidAction(f"unknown rank {ch!r} in {text!r}", Reason.UNKNOWN_CARD)
+            raise InvalidAction(f"unknown rank {ch!r} in {quote(text)}", Reason.UNKNOWN_CARD)
         ranks.append(r)
     return tuple(sorted(ranks))
 

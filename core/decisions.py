@@ -66,6 +66,8 @@ class DecisionPhase(Phase):
     secret until the window resolves.
     """
 
+    simultaneous = True
+
     def __init__(self, name: str, kinds, check: str, legal: str, resolve: str,
                  record: Callable[[Verdict, Action], Any]):
         self.name, self.kinds = name, frozenset(kinds)
@@ -76,6 +78,10 @@ class DecisionPhase(Phase):
 
     def legal(self, game, state, seat: int):
         return getattr(game, self._legal)(state, seat)
+
+    def opened_at(self, state) -> int:
+        """The step at which the window opened (answers since then belong to it)."""
+        return state.step - sum(answer is not NO_ANSWER for answer in state.window.answers)
 
     def apply(self, game, state, action: Action, verdict: Verdict):
         window = state.window.answered(action.seat, self._record(verdict, action))

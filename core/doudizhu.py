@@ -44,8 +44,9 @@ Level titles: ``title_for(points)``, the seed's table (``Game.titles``).
 Phases: ``bidding`` (PASS, BID), ``playing`` (PLAY, PASS), ``finished``. Views: counters base,
 multiplier, bombs, first_bidder, deal_no, landlord, passes; per seat: counters bid (-1 not yet,
 0 passed, 1-3) and plays (hands played), role landlord/farmer and team (landlord 0, farmers 1)
-once known, and the cards left in each hand (``hand``) when the round is over; public cards:
-the kitty once taken, and every card played so far (``played``).
+once known; public cards: the kitty once taken, and every card played so far (``played``).
+Other seats' cards left when the round ends stay hidden (the table's owner sees every seat's
+view).
 """
 from __future__ import annotations
 
@@ -57,8 +58,8 @@ from typing import NamedTuple
 
 from . import cards as cardlib
 from . import rng, speedups
-from .errors import InvalidAction, Reason
-from .game import (ABANDON, COMMON_KINDS, EMPTY, PASS, PLAY, Action, ActionKind, Combo, Event, EventType,
+from .errors import InvalidAction, Reason, quote
+from .game import (ABANDON, COMMON_KINDS, PASS, PLAY, Action, ActionKind, Combo, Event, EventType,
                    Finished, Game, Match, Phase, SeatView, Settlement, Verdict, View, option, option_values)
 from .tricks import Trick, TrickHooks, TrickPlay
 
@@ -251,7 +252,7 @@ def legal_rank_strings(hand_text: str, last_text: str, options: Options = Option
     if last_text.strip():
         table, reason = choose_reading(classify(parse_hand(last_text), options), 0, last_kind)
         if not table:
-            raise InvalidAction(f"{last_text!r} is not a combination"
+            raise InvalidAction(f"{quote(last_text)} is not a combination"
                                 + (f" read as {last_kind}" if last_kind else ""), reason)
     return hot.legal_rank_strings(hand, table, options.rocket_as_kickers)
 
@@ -329,6 +330,7 @@ class Doudizhu(TrickHooks, Game):
     id = "doudizhu"
     name = "斗地主 Dou Dizhu"
     min_seats = max_seats = SEATS
+    state_bytes = 1024  # measured at most ~600 with the largest entropy and options
     Options = Options
     presets = {"qq": Options(), "coins_fixed_fee": Options(scoring="coins_fixed_fee"),
                "coins_rake": Options(scoring="coins_rake")}
@@ -349,7 +351,6 @@ class Doudizhu(TrickHooks, Game):
     seat_counters = {"bid": "-1 not yet, 0 passed, 1-3 the bid", "plays": "hands the seat played"}
     public_cards = {"kitty": "the three kitty cards, once the landlord took them (rule 7)",
                     "played": "every card played so far"}
-    seat_cards = {"hand": "the cards the seat still held when the round ended"}
     roles = {"landlord": "地主 (team 0)", "farmer": "农民 (team 1)"}
     event_types = {
         "DEAL": EventType("the seat's 17 cards (private: the seat's own)"),
@@ -435,6 +436,16 @@ class Doudizhu(TrickHooks, Game):
     def _settle(self, state: State) -> Settlement:
         return settle(state)
 
+    def dealt(self, state: State):
+        """Deal ``deal_no`` (after ``deal_no`` redeals) as shuffled: seats 0-2 the first 17 cards
+        each, the kitty the last 3; the first bidder (drawn from the seed when the option is -1
+        in a match's first round)."""
+        deck = rng.Stream(rng.deal_key(state.seed, state.entropy), f"deal/{state.deal_no}").shuffle(
+            cardlib.full_deck())
+        cards = {f"seat{s}": tuple(deck[s * HAND_SIZE:(s + 1) * HAND_SIZE]) for s in range(SEATS)}
+        cards["kitty"] = tuple(deck[SEATS * HAND_SIZE:])
+        return cards, {"deal_no": state.deal_no, "first_bidder": state.first_bidder}
+
     def card_zones(self, state: State):
         zones = {f"hand{s}": cardlib.from_mask(h) for s, h in enumerate(state.hands)}
         zones["played"] = cardlib.from_mask(state.played)
@@ -512,11 +523,9 @@ def _public_view(state: State) -> tuple:
     public = {"kitty": _ids_of(state.kitty), "played": _ids_of(state.played)} if state.phase != BIDDING else {}
     bids, hands, plays, landlord = state.bids, state.hands, state.plays, state.landlord
     roles = _ROLES[landlord]
-    over = state.finished
     seat_views = tuple(
         SeatView(hands[s].bit_count(), roles[s], -1 if landlord < 0 else int(s != landlord),
-                 {"bid": bids[s], "plays": plays[s]}, {"hand": _ids_of(hands[s])} if over else EMPTY)
-        for s in range(SEATS))
+                 {"bid": bids[s], "plays": plays[s]}) for s in range(SEATS))
     trick = state.trick
     counters = {"base": state.base, "multiplier": 1 << state.bombs, "bombs": state.bombs,
                 "first_bidder": state.first_bidder, "deal_no": state.deal_no, "landlord": landlord,

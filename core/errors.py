@@ -54,6 +54,18 @@ class Unsupported(RefereeError):
     reason = "UNSUPPORTED"
 
 
+class Unauthenticated(RefereeError):
+    """No credential where one is needed, or one that does not open this table."""
+
+    reason = "CREDENTIAL_REQUIRED"
+
+
+class PermissionDenied(RefereeError):
+    """A credential acting beyond its role (another seat, an owner's call)."""
+
+    reason = "NOT_YOUR_SEAT"
+
+
 # name: (exception class, meaning); None for OK, which refuses nothing
 COMMON_REASONS: dict[str, tuple[type | None, str]] = {
     "OK": (None, "the action is legal (ValidateResponse only)"),
@@ -85,6 +97,13 @@ COMMON_REASONS: dict[str, tuple[type | None, str]] = {
     "REQUEST_TOO_LARGE": (LimitExceeded, "too many actions, cards or values in one request"),
     # UNIMPLEMENTED
     "UNSUPPORTED": (Unsupported, "the game does not have this capability (see GameInfo.capabilities)"),
+    # UNAUTHENTICATED: who is calling is unknown
+    "CREDENTIAL_REQUIRED": (Unauthenticated, "the call needs a seat's or the owner's credential (authorization metadata)"),
+    "CREDENTIAL_INVALID": (Unauthenticated, "the credential is malformed or does not open this table"),
+    # PERMISSION_DENIED: known, but not allowed
+    "NOT_YOUR_SEAT": (PermissionDenied, "a seat's credential acting or looking as another seat"),
+    "OWNER_ONLY": (PermissionDenied, "only the table's owner may do this (next round, resolving a decision, replay a live table)"),
+    "CALLER_SEED_NOT_ALLOWED": (PermissionDenied, "a caller-given seed on a server not started with --allow-caller-seed"),
 }
 
 
@@ -115,9 +134,21 @@ class Reason:
     MATCH_OVER = "MATCH_OVER"
     REQUEST_TOO_LARGE = "REQUEST_TOO_LARGE"
     UNSUPPORTED = "UNSUPPORTED"
+    CREDENTIAL_REQUIRED = "CREDENTIAL_REQUIRED"
+    CREDENTIAL_INVALID = "CREDENTIAL_INVALID"
+    NOT_YOUR_SEAT = "NOT_YOUR_SEAT"
+    OWNER_ONLY = "OWNER_ONLY"
+    CALLER_SEED_NOT_ALLOWED = "CALLER_SEED_NOT_ALLOWED"
 
 
 assert {k for k in vars(Reason) if not k.startswith("_")} == set(COMMON_REASONS)
+
+
+def quote(text, limit: int = 40) -> str:
+    """A caller's text as an error message may echo it: a short prefix, quoted (a message that
+    echoed everything could carry 8,000 characters into the status trailers)."""
+    text = str(text)
+    return repr(text[:limit] + ("..." if len(text) > limit else ""))
 
 
 def error_for(reason: str, message: str) -> RefereeError:

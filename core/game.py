@@ -210,6 +210,7 @@ class Phase:
 
     name: str = ""
     kinds: frozenset = frozenset()
+    simultaneous: bool = False  # several seats answer at once (decisions.DecisionPhase)
 
     def legal(self, game: Game, state, seat: int) -> list[tuple[Action, Combo | None]]:
         return []
@@ -236,6 +237,9 @@ class Game:
     max_seats: ClassVar[int]
     default_seats: ClassVar[int] = 0  # 0: min_seats
     notation: ClassVar[Any] = PokerNotation(1)  # the card space: ids and text (cards.PokerNotation)
+    # every packed state fits in this many bytes, with the largest options and entropy: tokens
+    # are padded to it, so all tokens of a game have one length (the contract suite checks it)
+    state_bytes: ClassVar[int] = 1024
     Options: ClassVar[type]
     presets: ClassVar[Mapping[str, Any]] = {}
     phases: ClassVar[tuple[Phase, ...]]
@@ -461,6 +465,12 @@ class Game:
 
     def all_cards(self, state) -> Iterable[int]:
         return range(self.notation.id_count)
+
+    def dealt(self, state) -> tuple[Mapping[str, tuple[int, ...]], Mapping[str, int]]:
+        """The round's deal as the shuffle made it, for independent verification: the cards by
+        name, each in shuffled order (``{"seat0": ..., "kitty": ...}``), and the numbers the
+        seed decided (a drawn first bidder or dealer, the redeals)."""
+        raise NotImplementedError
 
     def secret_cards(self, state, seat: int) -> Iterable[int]:
         """The cards only ``seat`` may know now (its concealed hand, its face-down melds): no

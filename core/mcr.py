@@ -84,7 +84,7 @@ from enum import IntEnum
 from typing import Any, Iterable
 
 from . import speedups
-from .errors import IllegalAction, InvalidAction, Reason
+from .errors import IllegalAction, InvalidAction, Reason, quote
 from .mcr_fans import FANS, FLOWER_FAN, KNITTED_STRAIGHTS, NUM_KINDS, TILE_IDS, TILE_NAMES
 
 hot = speedups.load("mcr_hot")
@@ -111,7 +111,7 @@ def parse_tile(text: str) -> int:
     """
     tile = TILE_IDS.get(text)
     if tile is None:
-        raise InvalidAction(f"unknown tile {text!r}: tiles are W1-9 T1-9 B1-9 F1-4 J1-3 H1-8",
+        raise InvalidAction(f"unknown tile {quote(text)}: tiles are W1-9 T1-9 B1-9 F1-4 J1-3 H1-8",
                             Reason.UNKNOWN_CARD)
     return tile
 
@@ -157,7 +157,7 @@ class Meld:
         """
         if (not isinstance(item, (list, tuple)) or len(item) != 3 or not isinstance(item[0], str)
                 or item[0] not in MeldKind.__members__ or type(item[2]) is not int):
-            raise InvalidAction(f"a meld is [CHI|PENG|GANG, TILE, OFFER], not {item!r}")
+            raise InvalidAction(f"a meld is [CHI|PENG|GANG, TILE, OFFER], not {quote(item)}")
         return cls(MeldKind[item[0]], parse_tile(item[1]), item[2])
 
     def to_json(self) -> list:

@@ -30,18 +30,19 @@ tile. Draws are not actions: they happen inside ``apply`` (the next seat's draw 
 nobody claims, the replacement after a kong or a flower), as DRAW events whose tile only that
 seat may see (``PRIVATE_EVENTS``).
 
-Claims (rule 5). After a discard, the claim window asks every other seat that has a legal claim
-(WIN, PUNG, exposed KONG, CHOW for the next seat only); a seat with none is not asked, and with
-nobody to ask the next seat draws at once. ``to_act`` holds the seats whose answers are still
+Claims (rule 5). After a discard, the claim window asks every other seat (WIN, PUNG, exposed
+KONG, CHOW for the next seat only, or PASS; a seat with no legal claim can only PASS): that a
+seat is asked says nothing of its hand. ``to_act`` holds the seats whose answers are still
 awaited, counterclockwise from the discarder; each answers once, PASS or one claim (answers are
-secret until the window closes: a claim answer yields no event). When the last answer is in the
+secret until the window closes: a claim answer yields no event; through the API a seat's answer
+comes back sealed and the table's owner applies the answers). When the last answer is in the
 window resolves by priority: WIN beats PUNG/KONG beats CHOW; of several wins the first seat
 counterclockwise from the discarder wins alone (截和); the PASS events of the seats that passed
 and the winning claim's event come out then. A pung or chow claimer must then discard; an
 exposed kong draws its replacement from the back. A claimed tile leaves the discarder's river.
-An added kong opens a robbing window (抢杠和) for the seats that can win on that tile, WIN or
-PASS only; the first winner counterclockwise from the seat adding the kong takes the tile,
-otherwise the kong stands and its replacement is drawn. Concealed kongs cannot be robbed. There
+An added kong opens a robbing window (抢杠和) for every other seat, WIN (when it can) or PASS;
+the first winner counterclockwise from the seat adding the kong takes the tile, otherwise the
+kong stands and its replacement is drawn. Concealed kongs cannot be robbed. There
 is no "passed win" restriction (no furiten): a seat that passed a win may win on the next tile.
 
 Winning (rules 6, 8-10). A WIN is checked by ``mcr.calculate_fans`` at ``options.min_points``
@@ -78,10 +79,11 @@ the run); a PUNG or claimed KONG may name none.
 Phases: ``turn`` (DISCARD, KONG, WIN), ``claim`` and ``rob_kong`` (the shared simultaneous
 decision, ``decisions.DecisionPhase``), ``finished``.
 
-Views hide other seats' concealed tiles, drawn tiles and concealed kongs (shown when the hand
-is over). Per seat: ``cards`` ``discards`` (the river) and ``flowers``, and when the hand is
-over ``hand``; ``melds`` (kind chow/pung/kong, tiles, the seat claimed from, -1 concealed;
-another seat's concealed kong shows no tiles); ``role`` its wind, ``east`` .. ``north``.
+Views hide other seats' concealed tiles, drawn tiles and concealed kongs; when the hand is won
+the winner's are shown, the others' stay hidden (the table's owner sees every seat's view).
+Per seat: ``cards`` ``discards`` (the river) and ``flowers``, and the winner's ``hand``;
+``melds`` (kind chow/pung/kong, tiles, the seat claimed from, -1 concealed; another seat's
+concealed kong shows no tiles); ``role`` its wind, ``east`` .. ``north``.
 ``public_cards``: ``claim_tile`` in a window, ``win_tile`` once won. ``counters``: wall, dealer,
 prevalent_wind, min_points, turn, drawn (the viewer's own drawn tile, else -1), after_kong,
 round, and when won winner, payer, points, total.
@@ -108,7 +110,7 @@ from typing import Iterable, NamedTuple
 from . import mcr, rng
 from .cards import from_mask
 from .decisions import DecisionPhase, Window
-from .errors import IllegalAction, InvalidAction, Reason
+from .errors import IllegalAction, InvalidAction, Reason, quote
 from .game import (ABANDON, COMMON_KINDS, EMPTY, PASS, Action, ActionKind, Combo, Event, EventType, Finished,
                    Game, Match, Meld, Phase, SeatView, Settlement, Verdict, View, held, option, option_values)
 from .mcr import NOT_WIN, UNDER_8
@@ -223,12 +225,12 @@ class TileNotation:
             for digit in match.group(2):
                 kind = TILE_IDS.get(match.group(1) + digit)
                 if kind is None:
-                    raise InvalidAction(f"unknown tile {match.group(1)}{digit} in {text!r}",
+                    raise InvalidAction(f"unknown tile {match.group(1)}{digit} in {quote(text)}",
                                         Reason.UNKNOWN_CARD)
                 kinds.append(kind)
             pos = match.end()
         if pos != len(compact):
-            raise InvalidAction(f"not tiles: {text!r} (tiles W1-9 T1-9 B1-9 F1-4 J1-3 H1-8, "
+            raise InvalidAction(f"not tiles: {quote(text)} (tiles W1-9 T1-9 B1-9 F1-4 J1-3 H1-8, "
                                 "or a kind string such as W119T5)", Reason.UNKNOWN_CARD)
         return tuple(sorted(kinds)), False
 
@@ -531,6 +533,7 @@ class Mahjong(Game):
     name = "国标麻将 Chinese Official Mahjong"
     min_seats = max_seats = SEATS
     notation = NOTATION
+    state_bytes = 2048  # measured at most ~1,700 with the largest entropy and options
     private_events = PRIVATE_EVENTS
     Options = Options
     presets = {}
@@ -559,7 +562,7 @@ class Mahjong(Game):
                 "winner": "the winner's seat (once won)", "payer": "the discarder or robbed seat, -1 self-drawn",
                 "points": "the winner's fan points", "total": "fan points with flowers"}
     seat_cards = {"discards": "the seat's river (claimed tiles leave it)", "flowers": "flowers set aside",
-                  "hand": "the concealed tiles, when the hand is over"}
+                  "hand": "the winner's concealed tiles, once the hand is won"}
     public_cards = {"claim_tile": "the tile of an open claim or robbing window", "win_tile": "the winning tile"}
     roles = {name: f"seat wind {name}" for name in WIND_NAMES}
     event_types = {
@@ -651,7 +654,7 @@ class Mahjong(Game):
     def _views(self, state: State, seats) -> list[View]:
         """What every seat sees is built once; a seat's own view differs only by its hand, the
         tile it drew (counter ``drawn``, the seat on turn only) and its own concealed kongs (other
-        seats see those face down, without tiles, until the hand is over)."""
+        seats see those face down, without tiles; a winner's are shown once the hand is won)."""
         over = state.finished
         counters = {"wall": state.back - state.front, "dealer": state.dealer,
                     "prevalent_wind": state.prevalent_wind, "min_points": state.options.min_points,
@@ -673,7 +676,7 @@ class Mahjong(Game):
         views = []
         for seat in seats:
             own_views, own_counters = seat_views, counters
-            if seat >= 0 and not over and any(m[1] < 0 for m in state.melds[seat]):
+            if seat >= 0 and seat != state.winner and any(m[1] < 0 for m in state.melds[seat]):
                 own_views = seat_views[:seat] + (_seat_view(state, seat, roles[seat], over, True),) \
                     + seat_views[seat + 1:]
             if seat >= 0 and seat == state.turn and state.drawn != -1:
@@ -685,6 +688,11 @@ class Mahjong(Game):
     def _settle(self, state: State) -> Settlement:
         return settle(state)
 
+    def dealt(self, state: State):
+        """The wall as shuffled (the deal takes it from the front: 13 tiles a seat from the
+        dealer on, then the dealer's 14th; flowers are replaced from the back)."""
+        return {"wall": tuple(state.wall)}, {"dealer": state.dealer, "prevalent_wind": state.prevalent_wind}
+
     def card_zones(self, state: State):
         zones = {"wall": tuple(state.wall[state.front:state.back])}
         for s in range(SEATS):
@@ -695,6 +703,8 @@ class Mahjong(Game):
         return zones
 
     def secret_cards(self, state: State, seat: int):
+        if seat == state.winner:  # a win is shown
+            return ()
         hand = state.hands[seat]
         if state.phase == ROB and seat == state.turn:  # the tile of an added kong is shown while robbable
             hand &= ~(1 << state.tile)
@@ -724,11 +734,12 @@ class Mahjong(Game):
 
 def _seat_view(state: State, seat: int, role: str, over: bool, own: bool) -> SeatView:
     """What everybody sees of ``seat`` (``own``: as the seat itself sees it, concealed kongs
-    face up)."""
-    melds = tuple(Meld(MELD_NAMES[m[0]], m[3:] if (m[1] >= 0 or over or own) else (), m[1])
-                  for m in state.melds[seat])
+    face up). A winner shows the winning hand; other hands stay hidden when the hand is over
+    (the table's owner sees every seat's view)."""
+    shown = own or (over and seat == state.winner)
+    melds = tuple(Meld(MELD_NAMES[m[0]], m[3:] if (m[1] >= 0 or shown) else (), m[1]) for m in state.melds[seat])
     cards = {"discards": state.discards[seat], "flowers": state.flowers[seat]}
-    if over:
+    if over and seat == state.winner:
         cards["hand"] = _ids_of(state.hands[seat])
     return SeatView(state.hands[seat].bit_count(), role, -1, EMPTY, cards, melds)
 
@@ -854,16 +865,14 @@ def _draw(t: _Table, seat: int, after_kong: bool, events: list[Event]) -> None:
                                                         "wall": wall_left(t)}))
 
 
-def _open_window(t: _Table, seat: int, tile: int, robbing: bool, events: list[Event]) -> bool:
-    asked = tuple(s for s in ((seat + i) % SEATS for i in (1, 2, 3))
-                  if claim_options(t, s, tile, robbing))
-    if not asked:
-        return False
+def _open_window(t: _Table, seat: int, tile: int, robbing: bool, events: list[Event]) -> None:
+    """Every other seat is asked, counterclockwise from ``seat``, whether it can claim or not:
+    who is asked tells nothing of who waits on the tile (a seat with no claim answers PASS)."""
+    asked = tuple((seat + i) % SEATS for i in (1, 2, 3))
     t.phase, t.to_act, t.turn, t.tile, t.window = ROB if robbing else CLAIM, asked, seat, tile, Window.open(asked)
     t.drawn, t.after_kong = -1, False
     events.append(Event("CLAIM_WINDOW", seat, (tile,),
                         values={"seats": sum(1 << s for s in asked), "robbing": int(robbing)}))
-    return True
 
 
 def _discard(t: _Table, seat: int, tile: int, events: list[Event]) -> None:
@@ -871,8 +880,7 @@ def _discard(t: _Table, seat: int, tile: int, events: list[Event]) -> None:
     t.discards[seat] += (tile,)
     t.drawn, t.after_kong = -1, False
     events.append(Event("DISCARD", seat, (tile,)))
-    if not _open_window(t, seat, tile, False, events):
-        _draw(t, (seat + 1) % SEATS, False, events)
+    _open_window(t, seat, tile, False, events)
 
 
 def _turn_kong(t: _Table, seat: int, tiles: tuple[int, ...], events: list[Event]) -> None:
@@ -882,8 +890,8 @@ def _turn_kong(t: _Table, seat: int, tiles: tuple[int, ...], events: list[Event]
         t.melds[seat] += ((KONG_MELD, -1, -1) + tiles,)
         events.append(Event("KONG", seat, values={"concealed": 1}))
         _draw(t, seat, True, events)
-    elif not _open_window(t, seat, tiles[0], True, events):
-        _add_kong(t, seat, tiles[0], events)
+    else:  # an added kong: robbable first (the window adds it when nobody robs)
+        _open_window(t, seat, tiles[0], True, events)
 
 
 def _add_kong(t: _Table, seat: int, tile: int, events: list[Event]) -> None:

@@ -1276,11 +1276,11 @@ def answer(request) -> dict:
     for i in range(nc):
         tile = _lookup(HAND_TILE_IDS, concealed[i])
         if tile < 0:
-            return _error(BAD_TILE, -1, f"unknown tile {concealed[i]!r} in concealed")
+            return _error(BAD_TILE, -1, f"unknown tile {str(concealed[i])[:40]!r} in concealed")
         cc[i] = tile
     win = _lookup(HAND_TILE_IDS, req.get("win_tile"))
     if win < 0:
-        return _error(BAD_TILE, -1, f"unknown win_tile {req.get('win_tile')!r}")
+        return _error(BAD_TILE, -1, f"unknown win_tile {str(req.get('win_tile'))[:40]!r}")
     flags = (_flag(req, "self_drawn", SELF_DRAWN) | _flag(req, "fourth_tile", FOURTH_TILE)
              | _flag(req, "kong_related", KONG_RELATED) | _flag(req, "wall_last", WALL_LAST))
     if flags < 0:

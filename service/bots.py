@@ -1,17 +1,24 @@
 """Bots: clients of the gRPC API that play whole rounds by choosing among LegalActions.
 
-They know no rules. Their illegal attempts are built from what the API says: a legal action
-sent from a seat that is not awaited, a play holding a card another seat's view shows, or a
-pass when LegalActions says passing is not legal. Each must be refused (FAILED_PRECONDITION).
+They know no rules, and hold what real clients hold: with ``as_seats`` each seat plays with its
+own credential (it sees only its own view; in a simultaneous decision its answer comes back
+sealed and the table's owner, the harness here, applies the answers), otherwise the owner acts
+for every seat. Their illegal attempts are built from what the API says: a legal action sent by
+a seat that is not awaited, a play holding a card the seat does not have, a pass when
+LegalActions says passing is not legal, an action for another seat with a seat's credential.
+Each must be refused with the documented status.
 """
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+
 import grpc
 
 from referee.v1 import actions_pb2, cards_pb2
 from referee.v1 import referee_service_pb2 as pb
+
+from .credentials import bearer
 
 
 class BotError(RuntimeError):
@@ -20,7 +27,8 @@ class BotError(RuntimeError):
 
 @dataclass
 class Round:
-    """One round played through the API."""
+    """One round played through the API: the deal, every applied action (in order) and the
+    answer that applied it (the owner's, for sealed answers), and the owner's Score."""
 
     deal: pb.DealResponse
     actions: list[actions_pb2.Action] = field(default_factory=list)
@@ -29,70 +37,105 @@ class Round:
     score: pb.ScoreResponse | None = None
 
 
-def _illegal_attempt(rng: random.Random, seat: int, legal: pb.LegalActionsResponse,
-                     views, to_act) -> actions_pb2.Action | None:
-    choices = []
-    others = [s for s in range(len(views)) if s not in to_act]
+class Table:
+    """A dealt table's credentials as call metadata: the owner's and each seat's."""
+
+    def __init__(self, deal: pb.DealResponse):
+        self.owner = (bearer(deal.owner_credential),)
+        self.seats = [(bearer(c),) for c in deal.seat_credentials]
+
+
+def _illegal_attempts(rng: random.Random, seat: int, legal: pb.LegalActionsResponse, to_act,
+                      seats: int, card_ids: int, hand) -> list[tuple[actions_pb2.Action, int, grpc.StatusCode]]:
+    """(action, the seat whose credential sends it, the status it must get)."""
+    out = []
     candidates = [a.action for a in legal.actions]
-    if others and candidates:
+    idle = [s for s in range(seats) if s not in to_act]
+    if idle and candidates:
         wrong = actions_pb2.Action()
         wrong.CopyFrom(rng.choice(candidates))
-        wrong.seat = rng.choice(others)
-        choices.append(wrong)
+        wrong.seat = rng.choice(idle)
+        out.append((wrong, wrong.seat, grpc.StatusCode.FAILED_PRECONDITION))  # not awaited
+        out.append((wrong, seat, grpc.StatusCode.PERMISSION_DENIED))  # another seat's action
     plays = [a for a in candidates if a.cards.ids]
-    foreign = [c for v in views if v.seat != seat for c in v.hand.ids]
-    if plays and foreign:
+    missing = sorted(set(range(card_ids)) - set(hand))
+    if plays and missing:
         bad = actions_pb2.Action()
         bad.CopyFrom(rng.choice(plays))
         ids = list(bad.cards.ids)
-        ids[rng.randrange(len(ids))] = rng.choice(foreign)
-        bad.cards.CopyFrom(cards_pb2.CardSet(ids=ids))
-        choices.append(bad)
+        ids[rng.randrange(len(ids))] = rng.choice(missing)
+        if len(set(ids)) == len(ids):
+            bad.cards.CopyFrom(cards_pb2.CardSet(ids=ids))
+            out.append((bad, seat, grpc.StatusCode.FAILED_PRECONDITION))
     if not legal.can_pass:
-        choices.append(actions_pb2.Action(seat=seat, kind="PASS"))
-    return rng.choice(choices) if choices else None
+        out.append((actions_pb2.Action(seat=seat, kind="PASS"), seat, grpc.StatusCode.FAILED_PRECONDITION))
+    return out
 
 
-def play_round(stub, rng: random.Random, *, game: str, preset: str = "",
-               options: dict | None = None, seed: bytes | None = None,
-               illegal_rate: float = 0.0, abandon_rate: float = 0.0, max_actions: int = 1000) -> Round:
-    """Deal and play one round to the end with random legal choices, then Score it. ``options``
-    maps option names to ``referee.v1.OptionValue`` messages.
+def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options: dict | None = None,
+               seed: bytes | None = None, illegal_rate: float = 0.0, abandon_rate: float = 0.0,
+               max_actions: int = 5000, as_seats: bool = True, card_ids: int = 54) -> Round:
+    """Deal and play one round to the end with random legal choices, then Score it (as the
+    owner). ``options`` maps option names to ``referee.v1.OptionValue`` messages; ``card_ids``
+    is the game's card space size (GameInfo.card_ids), for illegal tries.
 
     Raises: BotError when an illegal attempt is accepted; grpc.RpcError on unexpected errors.
     """
     request = pb.DealRequest(game=game, preset=preset, options=options, seed=seed)
     round_ = Round(stub.Deal(request))
     deal = round_.deal
-    state, seq, views, to_act = deal.state, deal.seq, deal.views, deal.to_act
-    finished = False
+    table = Table(deal)
+    seats = len(deal.seat_credentials)
+    state, seq, to_act, finished = deal.state, deal.seq, list(deal.to_act), False
+    hands = {v.seat: list(v.hand.ids) for v in deal.views}
     while not finished:
         if len(round_.actions) >= max_actions:
             raise BotError(f"round not finished after {max_actions} actions")
-        seat = to_act[0]
-        legal = stub.LegalActions(pb.LegalActionsRequest(state=state, seat=seat, expected_seq=seq))
-        if rng.random() < illegal_rate:
-            attempt = _illegal_attempt(rng, seat, legal, views, to_act)
-            if attempt is not None:
-                _expect_refusal(stub, state, seq, attempt)
-                round_.rejected += 1
         if rng.random() < abandon_rate:
-            action = actions_pb2.Action(seat=rng.randrange(len(views)), kind="ABANDON")
-        else:
+            leaver = rng.randrange(seats)
+            who = table.seats[leaver] if as_seats else table.owner
+            reply = stub.Play(pb.PlayRequest(state=state, action=actions_pb2.Action(seat=leaver, kind="ABANDON"),
+                                             expected_seq=seq), metadata=who)
+            round_.actions.append(actions_pb2.Action(seat=leaver, kind="ABANDON"))
+            round_.plays.append(reply)
+            state, seq, to_act, finished = reply.state, reply.seq, list(reply.to_act), reply.finished
+            continue
+        answers, replies = [], []
+        for seat in to_act:
+            who = table.seats[seat] if as_seats else table.owner
+            legal = stub.LegalActions(pb.LegalActionsRequest(state=state, seat=seat, expected_seq=seq), metadata=who)
+            if as_seats and rng.random() < illegal_rate:
+                tries = _illegal_attempts(rng, seat, legal, to_act, seats, card_ids, hands.get(seat, ()))
+                if tries:
+                    action, sender, code = rng.choice(tries)
+                    _expect_refusal(stub, state, seq, action, table.seats[sender], code)
+                    round_.rejected += 1
             action = rng.choice(legal.actions).action
-        reply = stub.Play(pb.PlayRequest(state=state, action=action, expected_seq=seq))
-        round_.actions.append(action)
-        round_.plays.append(reply)
-        state, seq, views, to_act, finished = reply.state, reply.seq, reply.views, reply.to_act, reply.finished
-    round_.score = stub.Score(pb.ScoreRequest(state=state))
+            reply = stub.Play(pb.PlayRequest(state=state, action=action, expected_seq=seq), metadata=who)
+            round_.actions.append(action)
+            if not reply.answer:  # applied: the next state
+                replies.append(reply)
+                break
+            answers.append(reply.answer)  # a simultaneous decision: sealed until the owner applies them
+        for answer in answers:  # the owner applies the answers, one Play each (one step each)
+            reply = stub.Play(pb.PlayRequest(state=state, answers=[answer]), metadata=table.owner)
+            replies.append(reply)
+            state = reply.state
+        for reply in replies:
+            round_.plays.append(reply)
+            for view in reply.views:
+                hands[view.seat] = list(view.hand.ids)
+        state, seq, to_act, finished = reply.state, reply.seq, list(reply.to_act), reply.finished
+    round_.score = stub.Score(pb.ScoreRequest(state=state), metadata=table.owner)
     return round_
 
 
-def _expect_refusal(stub, state: bytes, seq: int, action: actions_pb2.Action) -> None:
+def _expect_refusal(stub, state: bytes, seq: int, action: actions_pb2.Action, metadata,
+                    code: grpc.StatusCode) -> None:
     try:
-        stub.Play(pb.PlayRequest(state=state, action=action, expected_seq=seq))
+        stub.Play(pb.PlayRequest(state=state, action=action, expected_seq=seq), metadata=metadata)
     except grpc.RpcError as error:
-        if error.code() != grpc.StatusCode.FAILED_PRECONDITION:
+        if error.code() != code:
             raise
         return
     raise BotError(f"an illegal action was accepted: {action}")

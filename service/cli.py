@@ -27,7 +27,8 @@ def cmd_serve(args) -> int:
 
     logjson.setup(args.log_level)
     config = Config(host=args.host, port=args.port, workers=args.workers, threads=args.threads,
-                    state_cache=args.state_cache,
+                    state_cache=args.state_cache, max_concurrent=args.max_concurrent,
+                    allow_caller_seed=args.allow_caller_seed,
                     key_file=args.key_file, metrics_port=args.metrics_port, grace=args.grace,
                     drain=args.drain, reuse_port=args.reuse_port, log_level=args.log_level)
     return serve_workers(config) if args.workers > 1 else serve(config)
@@ -66,8 +67,8 @@ def _stub(target: str | None):
     from .token import KeyRing
 
     with contextlib.ExitStack() as stack:
-        if not target:
-            server = stack.enter_context(RefereeServer(Config(port=0), KeyRing.generate()))
+        if not target:  # an embedded server for tests and demos: it takes the caller's seeds
+            server = stack.enter_context(RefereeServer(Config(port=0, allow_caller_seed=True), KeyRing.generate()))
             target = server.address
         channel = stack.enter_context(grpc.insecure_channel(target))
         grpc.channel_ready_future(channel).result(timeout=10)
@@ -93,7 +94,8 @@ def cmd_demo(args) -> int:
     game = get_game(args.game or _default_game())
     seed = hashlib.sha256(f"demo/{args.seed}".encode()).digest() if args.seed is not None else None
     with _stub(args.target) as stub:
-        played = bots.play_round(stub, random.Random(args.seed), game=game.id, seed=seed)
+        played = bots.play_round(stub, random.Random(args.seed), game=game.id, seed=seed, as_seats=False,
+                                 card_ids=game.notation.id_count)
     deal, score = played.deal, played.score
     print(f"{game.name} through the gRPC API; commitment sha256(seed) = {deal.commitment.hex()}")
     for view in deal.views:
@@ -115,9 +117,12 @@ def cmd_demo(args) -> int:
 
 def cmd_selfplay(args) -> int:
     """`referee selfplay`: bots play N rounds through the API; one JSON summary line."""
+    from referee.core.registry import get_game
+
     from . import bots
 
-    args.game = args.game or _default_game()
+    game = get_game(args.game or _default_game())
+    args.game = game.id
     rng = random.Random(args.seed)
     totals, outcomes = None, {}
     games = actions = rejected = 0
@@ -125,10 +130,11 @@ def cmd_selfplay(args) -> int:
     start = time.perf_counter()
     with _stub(args.target) as stub:
         for i in range(args.games):
-            seed = hashlib.sha256(f"selfplay/{args.seed}/{i}".encode()).digest()
-            try:
+            seed = None if args.server_seeds else hashlib.sha256(f"selfplay/{args.seed}/{i}".encode()).digest()
+            try:  # one credential per seat, as real clients hold them
                 played = bots.play_round(stub, rng, game=args.game, preset=args.preset, seed=seed,
-                                         illegal_rate=args.illegal_rate, abandon_rate=args.abandon_rate)
+                                         illegal_rate=args.illegal_rate, abandon_rate=args.abandon_rate,
+                                         card_ids=game.notation.id_count)
             except bots.BotError as error:
                 print(json.dumps({"error": str(error), "game_index": i}))
                 return 1
@@ -278,7 +284,19 @@ def cmd_bench(args) -> int:
     return bench.bench(args)
 
 
-BUILTIN = ("serve", "version", "demo", "selfplay", "legal", "classify", "bench", "load")
+BUILTIN = ("serve", "version", "demo", "selfplay", "legal", "classify", "bench", "load", "verify", "fuzz")
+
+
+def cmd_verify(args) -> int:
+    from . import verify
+
+    return verify.cmd_verify(args)
+
+
+def cmd_fuzz(args) -> int:
+    from . import fuzz
+
+    return fuzz.cmd_fuzz(args)
 
 
 def parser(game_commands: bool = True) -> argparse.ArgumentParser:
@@ -293,6 +311,10 @@ def parser(game_commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=16, help="handler threads per process")
     p.add_argument("--state-cache", type=int, default=4096,
                    help="states of the tokens a process sealed lately, kept to skip opening them (0: off)")
+    p.add_argument("--max-concurrent", type=int, default=64,
+                   help="calls in progress or waiting per process; more are refused at once (0: no limit)")
+    p.add_argument("--allow-caller-seed", action="store_true",
+                   help="tests and demos only: accept Deal seeds and let Replay return a live state")
     p.add_argument("--key-file", default=os.environ.get("REFEREE_KEY_FILE"),
                    help='token keys JSON {"active": id, "keys": {id: base64}} (env REFEREE_KEY_FILE)')
     p.add_argument("--metrics-port", type=int, default=0, help="Prometheus port (0: off; worker i: +i)")
@@ -319,6 +341,8 @@ def parser(game_commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--target", help="HOST:PORT of a running server (default: start one)")
     p.add_argument("--illegal-rate", type=float, default=0.05, help="chance per turn of an illegal try")
     p.add_argument("--abandon-rate", type=float, default=0.002, help="chance per turn of an escape")
+    p.add_argument("--server-seeds", action="store_true",
+                   help="let the server draw every seed (a --target without --allow-caller-seed)")
     p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("legal", help='legal plays: {"hand": "...", "last": "..."} -> {"moves": [...]}')
@@ -359,6 +383,16 @@ def parser(game_commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--server-script", help=argparse.SUPPRESS)  # loadtest/instrumented_serve.py
     p.add_argument("--loadtest-dir", help="the loadtest/ folder (default: ./loadtest here or above)")
     p.set_defaults(func=cmd_load)
+
+    p = sub.add_parser("verify", help="re-derive every card of a round from the owner's Score answer (JSON)")
+    p.add_argument("file", nargs="?", help="the Score answer as JSON (default: stdin)")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("fuzz", help="random and mutated requests against every RPC; counts per status code")
+    p.add_argument("--target", help="HOST:PORT of a running server (default: start one)")
+    p.add_argument("--seconds", type=float, default=30)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_fuzz)
 
     if game_commands:
         from . import games

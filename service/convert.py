@@ -218,6 +218,16 @@ def match_info(match, points=(), over: bool = False) -> state_pb2.MatchInfo:
     return state_pb2.MatchInfo(round=match.round, totals=totals, over=over)
 
 
+def deal_record(game: Game, state) -> referee_service_pb2.DealRecord:
+    """What ``referee verify`` needs to re-derive a round's cards (Score, to the owner)."""
+    cards, values = game.dealt(state)
+    return referee_service_pb2.DealRecord(
+        game=game.id, seats=state.num_seats,
+        options={i.name: option_value(getattr(state.options, i.name)) for i in game.option_infos()},
+        cards={name: card_set(ids, game.notation) for name, ids in cards.items()}, values=values,
+        match=match_info(state.match))
+
+
 # --- options and games ------------------------------------------------------------------------
 def option_value_in(name: str, msg: options_pb2.OptionValue):
     which = msg.WhichOneof("value")

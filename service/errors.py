@@ -8,6 +8,8 @@ UnknownName        NOT_FOUND            UNKNOWN_GAME / UNKNOWN_PRESET
 IllegalAction      FAILED_PRECONDITION  NOT_YOUR_TURN, DOES_NOT_BEAT, a game's own reason
 LimitExceeded      RESOURCE_EXHAUSTED   REQUEST_TOO_LARGE
 Unsupported        UNIMPLEMENTED        UNSUPPORTED
+Unauthenticated    UNAUTHENTICATED      CREDENTIAL_REQUIRED / CREDENTIAL_INVALID
+PermissionDenied   PERMISSION_DENIED    NOT_YOUR_SEAT / OWNER_ONLY / CALLER_SEED_NOT_ALLOWED
 anything else      INTERNAL             none (logged, nothing leaked)
 =================  ===================  =================================================
 
@@ -23,8 +25,8 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from referee.core.errors import (IllegalAction, InvalidAction, LimitExceeded, Reason, RefereeError, UnknownName,
-                                 Unsupported)
+from referee.core.errors import (IllegalAction, InvalidAction, LimitExceeded, PermissionDenied, Reason, RefereeError,
+                                 Unauthenticated, UnknownName, Unsupported)
 
 DOMAIN = "referee.v1"
 CODES: dict[type, grpc.StatusCode] = {
@@ -33,8 +35,11 @@ CODES: dict[type, grpc.StatusCode] = {
     IllegalAction: grpc.StatusCode.FAILED_PRECONDITION,
     LimitExceeded: grpc.StatusCode.RESOURCE_EXHAUSTED,
     Unsupported: grpc.StatusCode.UNIMPLEMENTED,
+    Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
+    PermissionDenied: grpc.StatusCode.PERMISSION_DENIED,
 }
 MALFORMED = object()  # what a safe deserializer returns for bytes that do not parse
+TOO_LARGE = object()  # ... and for a request over the service's size limit
 
 log = logging.getLogger(__name__)
 
@@ -64,11 +69,15 @@ def with_metadata(error: RefereeError, **metadata) -> RefereeError:
     return error
 
 
-def safe_deserializer(message_class):
-    """A request parser that returns MALFORMED instead of raising (grpc would say INTERNAL)."""
+def safe_deserializer(message_class, max_bytes: int = 0):
+    """A request parser that returns MALFORMED instead of raising (grpc would say INTERNAL),
+    and TOO_LARGE for a request over ``max_bytes`` (0: no limit) before parsing it: the
+    transport's own limit is set higher, so the caller gets a reason (REQUEST_TOO_LARGE)."""
     parse = message_class.FromString
 
     def deserialize(data: bytes):
+        if max_bytes and len(data) > max_bytes:
+            return TOO_LARGE
         try:
             return parse(data)
         except Exception:
@@ -86,6 +95,8 @@ def mapped(name: str, method):
         try:
             if request is MALFORMED:
                 raise InvalidAction(f"{name}: the request does not parse", Reason.MALFORMED_REQUEST)
+            if request is TOO_LARGE:
+                raise LimitExceeded(f"{name}: the request is over the service's size limit", Reason.REQUEST_TOO_LARGE)
             return method(request, context)
         except RefereeError as error:
             context.abort_with_status(to_status(error))

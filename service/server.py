@@ -53,8 +53,11 @@ class Config:
     metrics_port: int = 0
     grace: float = 10.0
     drain: float = 5.0
-    max_receive_bytes: int = 1 * MiB
+    max_receive_bytes: int = 1 * MiB  # larger requests: RESOURCE_EXHAUSTED REQUEST_TOO_LARGE
     max_send_bytes: int = 16 * MiB
+    transport_receive_bytes: int = 8 * MiB  # gRPC's own limit (no reason in its error) above ours
+    max_concurrent: int = 64  # calls in progress or queued per process; more are shed at once
+    allow_caller_seed: bool = False  # tests, demos: Deal takes a caller's seed
     max_connection_age_s: float = 300.0
     reuse_port: bool = False
     log_level: str = "INFO"
@@ -63,7 +66,7 @@ class Config:
 def grpc_options(config: Config) -> list[tuple[str, int]]:
     """Channel arguments of the server: message limits, keepalive, connection age, reuseport."""
     return [
-        ("grpc.max_receive_message_length", config.max_receive_bytes),
+        ("grpc.max_receive_message_length", max(config.transport_receive_bytes, config.max_receive_bytes)),
         ("grpc.max_send_message_length", config.max_send_bytes),
         # keepalive: ping idle clients, and accept client pings every 5 s or more
         ("grpc.keepalive_time_ms", 60_000),
@@ -78,14 +81,14 @@ def grpc_options(config: Config) -> list[tuple[str, int]]:
     ]
 
 
-def add_service(server: grpc.Server, service, servicer) -> str:
+def add_service(server: grpc.Server, service, servicer, max_bytes: int = 0) -> str:
     """Register a unary service (a ServiceDescriptor): request parsers that never raise (see
-    errors.MALFORMED), every method's errors mapped to statuses (errors.mapped). Returns its
-    full name."""
+    errors.MALFORMED) and refuse requests over ``max_bytes``, every method's errors mapped to
+    statuses (errors.mapped). Returns its full name."""
     handlers = {
         m.name: grpc.unary_unary_rpc_method_handler(
             errors.mapped(m.name, getattr(servicer, m.name)),
-            request_deserializer=errors.safe_deserializer(message_factory.GetMessageClass(m.input_type)),
+            request_deserializer=errors.safe_deserializer(message_factory.GetMessageClass(m.input_type), max_bytes),
             response_serializer=message_factory.GetMessageClass(m.output_type).SerializeToString)
         for m in service.methods}
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))
@@ -143,10 +146,16 @@ class RefereeServer:
         self.ring = ring or KeyRing.load(config.key_file)
         self.health = _Health()
         interceptors = [MetricsInterceptor()] if config.metrics_port else []
+        # maximum_concurrent_rpcs: past it a call is refused at once (RESOURCE_EXHAUSTED) instead
+        # of waiting in an unbounded queue behind the handler threads
         self.server = grpc.server(ThreadPoolExecutor(config.threads, thread_name_prefix="referee"),
-                                  interceptors=interceptors, options=grpc_options(config))
-        self.services = [add_service(self.server, SERVICE, RefereeServicer(Sealer(self.ring), self.config.state_cache))]
-        self.services += [add_service(self.server, service, servicer) for service, servicer in games.services()]
+                                  interceptors=interceptors, options=grpc_options(config),
+                                  maximum_concurrent_rpcs=config.max_concurrent or None)
+        servicer = RefereeServicer(Sealer(self.ring), config.state_cache, config.allow_caller_seed)
+        limit = config.max_receive_bytes
+        self.services = [add_service(self.server, SERVICE, servicer, limit)]
+        self.services += [add_service(self.server, service, game_servicer, limit)
+                          for service, game_servicer in games.services()]
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         reflection.enable_server_reflection((*self.services, health.SERVICE_NAME, reflection.SERVICE_NAME),
                                             self.server)
@@ -214,9 +223,9 @@ def _worker_argv(config: Config, port: int, index: int) -> list[str]:
     metrics = config.metrics_port + index if config.metrics_port else 0
     return [sys.executable, "-m", "referee.service.cli", "serve", "--workers", "1", "--reuse-port",
             "--host", config.host, "--port", str(port), "--threads", str(config.threads),
-            "--state-cache", str(config.state_cache),
+            "--state-cache", str(config.state_cache), "--max-concurrent", str(config.max_concurrent),
             "--metrics-port", str(metrics), "--grace", str(config.grace), "--drain", str(config.drain),
-            "--log-level", config.log_level]
+            "--log-level", config.log_level] + (["--allow-caller-seed"] if config.allow_caller_seed else [])
 
 
 def serve_workers(config: Config) -> int:

@@ -1,5 +1,19 @@
-"""The `referee.v1.RefereeService` servicer: converts protobuf, opens/seals tokens, delegates to
-the core. It names no game: each game describes itself (ListGames) and decides what it shows.
+"""The `referee.v1.RefereeService` servicer: converts protobuf, opens/seals tokens, checks who is
+calling, delegates to the core. It names no game: each game describes itself (ListGames) and
+decides what each seat may see.
+
+Who may do what (the credential of a call, :mod:`.credentials`):
+
+=============  ===============================  ==================================================
+caller         acts                             sees
+=============  ===============================  ==================================================
+owner          any seat; applies the seats'     every seat's view and event; Score's seed, the
+               sealed answers; next round       entropy and the deal record
+seat s         as seat s only; in a             its own view and the events as seat s may see
+               simultaneous decision its        them; Score without the seed
+               answer comes back sealed
+no credential  nothing (UNAUTHENTICATED)        the public (spectator) view
+=============  ===============================  ==================================================
 
 Errors are raised as core exceptions and mapped to statuses in one place (:mod:`.errors`).
 """
@@ -9,24 +23,34 @@ import collections
 import functools
 import hashlib
 import logging
+import marshal
+import os
+from typing import NamedTuple
 
 import grpc
 
 from referee.core import rng
-from referee.core.errors import InvalidAction, LimitExceeded, Reason, RefereeError
-from referee.core.game import PASS, Game
+from referee.core.errors import (IllegalAction, InvalidAction, LimitExceeded, PermissionDenied, Reason, RefereeError,
+                                 Unauthenticated, error_for)
+from referee.core.game import PASS, Action, Game
 from referee.core.registry import GAMES, get_game
 from referee.v1 import referee_service_pb2 as pb
 from referee.v1 import referee_service_pb2_grpc as pb_grpc
 from referee.v1 import state_pb2
 
 from . import convert, errors
-from .token import Sealer, check_seq
+from .credentials import OWNER, OWNER_CALLER, SPECTATOR, Caller, Credentials, from_metadata
+from .token import ANSWER, CALLER_SEED, SEED, TABLE_BYTES, Sealer, check_seq
 
 MAX_REPLAY_ACTIONS = 1000
 MAX_SEED_BYTES = 1024
 MAX_POINTS = 10**15  # |cumulative_points|: far from int64 overflow
-MAX_BATCH_ITEMS = 500  # JudgeBatch; with every seat's views a Play answer is ~2 KB
+MAX_BATCH_ITEMS = 500
+MAX_ANSWER_BYTES = 16 << 20  # the server's send limit: an answer must fit
+# upper bounds of one JudgeBatch item's answer, checked before any work: a LegalActions answer
+# holds up to a few hundred actions of ~150 bytes, a Play one view and its events
+ITEM_BYTES = {"validate": 1 << 10, "play": 8 << 10, "legal_actions": 64 << 10}
+VIEW_BYTES = 4 << 10  # a view with its share of a replay step (a mahjong view ~ 2.5 KB)
 
 log = logging.getLogger(__name__)
 
@@ -47,19 +71,19 @@ def _legal_action_entry(action, combo, notation) -> bytes:
     return pb.LegalActionsResponse(actions=[convert.legal_action(action, combo, notation)]).SerializeToString()
 
 
-def _views(game: Game, state, view_seat: int | None, into=None):
-    """The views a caller asked for: appended to the repeated field ``into`` (no copies; returns
+def _views(game: Game, state, seats, into=None, test_deal: bool = False):
+    """The views of ``seats``: appended to the repeated field ``into`` (no copies; returns
     None), or returned as a list. The first is converted; the others are copies of it with the
     fields where they differ converted (seat and hand; games share equal parts as the same
     objects, so finding them is cheap)."""
     views = [] if into is None else into
-    seats = range(state.num_seats) if view_seat is None else (view_seat,)
     notation = game.notation
     first = first_msg = None
     for v in game.views(state, seats):
         msg = state_pb2.View() if into is None else into.add()
         if first_msg is None:
             first, first_msg = v, convert.view_into(msg, v, notation)
+            first_msg.test_deal = test_deal
         else:
             convert.view_like_into(msg, v, first, first_msg, notation)
         if into is None:
@@ -68,9 +92,10 @@ def _views(game: Game, state, view_seat: int | None, into=None):
 
 
 def _events(game: Game, events, view_seat: int | None, into=None):
-    """Events as one caller may see them: an event's cards reach only the seats the game lets
-    see them (``Game.visible_to``: a DEAL its own seat); a caller that asked for every seat gets
-    them all. Appended to the repeated field ``into`` (returns None), or returned as a list."""
+    """Events as one seat sees them (-1: a spectator): an event's cards reach only the seats the
+    game lets see them (``Game.visible_to``: a DEAL its own seat); None (the owner asking for
+    every seat) gets them all. Appended to the repeated field ``into`` (returns None), or
+    returned as a list."""
     if view_seat is not None:
         visible_to = game.visible_to
         events = [e if not e.cards or _sees(visible_to(e), view_seat) else e._replace(cards=())
@@ -82,8 +107,22 @@ def _sees(seats, seat: int) -> bool:
     return seats is None or seat in seats
 
 
+class Table(NamedTuple):
+    """An opened state token: the game, the state and the table it belongs to."""
+
+    seq: int
+    game: Game
+    state: object
+    table: bytes  # the table id (16 bytes), the same for every round of a match
+    flags: int  # token flags (CALLER_SEED)
+
+    @property
+    def test_deal(self) -> bool:
+        return bool(self.flags & CALLER_SEED)
+
+
 class RecentStates:
-    """The (seq, game, state) of the tokens this process sealed lately, by the token's bytes.
+    """The opened Table of the tokens this process sealed lately, by the token's bytes.
 
     A caller sends back the token it was just given, often several times (LegalActions,
     Validate, Play): when it is one of ours, the state is at hand without decrypting and
@@ -115,20 +154,23 @@ def _optional(request, name: str):
 
 
 class RefereeServicer(pb_grpc.RefereeServiceServicer):
-    """Stateless: every call carries what it needs; the sealed token carries the round."""
+    """Stateless: every call carries what it needs; the sealed token carries the round, the
+    metadata's credential says who calls. ``allow_caller_seed`` (tests, demos) accepts Deal
+    seeds and lets Replay return a live state."""
 
-    def __init__(self, sealer: Sealer, state_cache: int = 4096):
+    def __init__(self, sealer: Sealer, state_cache: int = 4096, allow_caller_seed: bool = False):
         self.sealer = sealer
+        self.credentials = Credentials(sealer.ring)
         self.recent = RecentStates(state_cache)
+        self.allow_caller_seed = allow_caller_seed
 
-    # --- tokens ---------------------------------------------------------------------------------
+    # --- tokens and callers ---------------------------------------------------------------------
     def _open(self, token: bytes, expected_seq: int | None = None, opened_tokens: dict | None = None,
-              last_use: bool = False):
-        """(game, state) of a token. ``opened_tokens`` (JudgeBatch) remembers tokens opened in this
-        call: a table's Validate and Play items carry the same token, and states are immutable.
-        ``last_use`` (Play) takes the state out again, so a batch holds no more than a unary call
-        does (and a game whose packing depended on the old state being alive would still pack
-        the next state as the unary Play does)."""
+              last_use: bool = False) -> Table:
+        """The Table of a state token. ``opened_tokens`` (JudgeBatch) remembers tokens opened in
+        this call: a table's Validate and Play items carry the same token, and states are
+        immutable. ``last_use`` (Play) takes the state out again, so a batch holds no more than a
+        unary call does."""
         if opened_tokens is None:
             hit = None
         else:
@@ -139,72 +181,114 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
             opened = self.sealer.open(token)
             game = GAMES.get(opened.game)
             if game is None:
-                raise InvalidAction(f"state token invalid: unknown game {opened.game!r}", Reason.STATE_TOKEN_INVALID)
-            hit = opened.seq, game, game.unpack(opened.payload)
+                raise InvalidAction(f"state token invalid: unknown game {convert.short(opened.game)}",
+                                    Reason.STATE_TOKEN_INVALID)
+            hit = Table(opened.seq, game, game.unpack(opened.payload), opened.table, opened.flags)
             if opened_tokens is not None and not last_use:
                 opened_tokens[token] = hit
-        seq, game, state = hit
-        check_seq(seq, expected_seq)
-        return game, state
+        check_seq(hit.seq, expected_seq)
+        return hit
 
-    def _seal(self, game: Game, state) -> tuple[bytes, bytes]:
+    def _seal(self, table: Table) -> tuple[bytes, bytes]:
+        """A token of ``table``'s state (padded to the game's fixed size) and its digest."""
+        game, state = table.game, table.state
         packed = game.pack(state)
-        token = self.sealer.seal(game.id, state.step, packed)
-        self.recent.put(token, (state.step, game, state))
+        token = self.sealer.seal(game.id, state.step, packed, table.table, flags=table.flags,
+                                 size=game.state_bytes)
+        self.recent.put(token, table._replace(seq=state.step))
         return token, _digest(game, state, packed)
+
+    def _caller(self, table: Table, context=None, credential: bytes | None = None) -> Caller:
+        """Who calls, from ``credential`` (a batch item's) or the call's metadata."""
+        if not credential and context is not None:
+            credential = from_metadata(context.invocation_metadata())
+        return self.credentials.caller(table.table, credential)
 
     @staticmethod
     def _setup(request):
         game = get_game(request.game)
         return game, convert.options_in(game, request.preset, request.options)
 
-    def _start(self, request):
-        """(game, options, seats, match) of a Deal or Replay: from the request, or for the next
-        round of a match from the finished round's token (authenticated: nothing the caller
-        claims is carried over)."""
+    def _start(self, request, context):
+        """(game, options, seats, match, table id, flags) of a Deal or Replay: from the request,
+        or for the next round of a match from the finished round's token (authenticated and
+        the owner's: nothing the caller claims is carried over)."""
         if not request.previous_state:
             game, options = self._setup(request)
-            return game, options, request.seats, None
+            return game, options, request.seats, None, os.urandom(TABLE_BYTES), 0
         if request.game or request.preset or request.options or request.seats:
             raise InvalidAction("the next round of a match takes its game, options and seats from "
                                 "previous_state: leave game, preset, options and seats empty",
                                 Reason.MALFORMED_REQUEST)
-        game, finished = self._open(request.previous_state)
-        return game, finished.options, finished.num_seats, game.next_round(finished)
+        finished = self._open(request.previous_state)
+        _require_owner(self._caller(finished, context), "deal the next round of a match")
+        state = finished.state
+        return (finished.game, state.options, state.num_seats, finished.game.next_round(state),
+                finished.table, finished.flags)
 
     # --- RPCs -----------------------------------------------------------------------------------
     def ListGames(self, request, context):
         return pb.ListGamesResponse(games=[convert.game_info(GAMES[g]) for g in sorted(GAMES)])
 
+    def Commit(self, request, context):
+        _check_entropy(request.client_entropy, (), 0)
+        seed = rng.new_seed()
+        sealed = self.sealer.seal("", 0, marshal.dumps((seed, request.client_entropy), 2), kind=SEED)
+        return pb.CommitResponse(sealed_seed=sealed, commitment=rng.commitment(seed))
+
     def Deal(self, request, context):
-        game, options, seats, match = self._start(request)
-        seed = _optional(request, "seed")
-        if seed is None:
-            seed = rng.new_seed()
-        _check_seed(seed, request.client_entropy)
-        state = game.deal(options, seed, request.client_entropy, seats, match)
+        game, options, seats, match, table_id, flags = self._start(request, context)
+        seed, owner_entropy = self._seed(request)
+        if request.HasField("seed"):
+            flags |= CALLER_SEED
+        _check_entropy(owner_entropy, request.seat_entropy, seats or game.default_seats or game.min_seats)
+        state = game.deal(options, seed, rng.entropy(owner_entropy, request.seat_entropy), seats, match)
+        table = Table(0, game, state, table_id, flags)
         view_seat = _optional(request, "view_seat")
-        token, digest = self._seal(game, state)
+        seats_seen = _seats_of(OWNER_CALLER, state, view_seat)
+        token, digest = self._seal(table)
         return pb.DealResponse(state=token, state_digest=digest, seq=state.step,
-                               views=_views(game, state, view_seat), to_act=state.to_act,
-                               commitment=rng.commitment(seed),
+                               views=_views(game, state, seats_seen, test_deal=table.test_deal),
+                               to_act=state.to_act, commitment=rng.commitment(seed),
                                events=_events(game, game.deal_events(state), view_seat),
-                               match=convert.match_info(state.match))
+                               match=convert.match_info(state.match),
+                               seat_credentials=[self.credentials.make(table_id, s) for s in range(state.num_seats)],
+                               owner_credential=self.credentials.make(table_id, OWNER))
+
+    def _seed(self, request) -> tuple[bytes, bytes]:
+        """(seed, owner's entropy) of a Deal: sealed by Commit, the caller's (tests only), or new."""
+        if request.sealed_seed:
+            if request.HasField("seed") or request.client_entropy:
+                raise InvalidAction("with sealed_seed, the seed and the owner's entropy are the sealed ones: "
+                                    "leave seed and client_entropy unset", Reason.MALFORMED_REQUEST)
+            seed, entropy = _unpack_seed(self.sealer.open(request.sealed_seed, "", kind=SEED).payload)
+            return seed, entropy
+        if request.HasField("seed"):
+            if not self.allow_caller_seed:
+                raise PermissionDenied("this server deals only from its own seeds (a caller's seed is for a "
+                                       "server started with --allow-caller-seed)", Reason.CALLER_SEED_NOT_ALLOWED)
+            _check_seed(request.seed)
+            return request.seed, request.client_entropy
+        return rng.new_seed(), request.client_entropy
 
     def Validate(self, request, context):
-        return self._validate(request)
+        return self._validate(request, context)
 
     def Play(self, request, context):
-        return self._play(request)
+        return self._play(request, context)
 
     def LegalActions(self, request, context):
-        return self._legal_actions(request)
+        return self._legal_actions(request, context)
 
     # The bodies of Validate, Play and LegalActions, shared with JudgeBatch. Each fills ``out``
     # (a new response, or a JudgeBatch result's member: no copy) after everything that can raise.
-    def _validate(self, request, opened_tokens: dict | None = None, out=None) -> pb.ValidateResponse:
-        game, state = self._open(request.state, _optional(request, "expected_seq"), opened_tokens)
-        verdict = game.check(state, convert.action_in(request.action, game))
+    def _validate(self, request, context, opened_tokens: dict | None = None, out=None,
+                  credential: bytes | None = None) -> pb.ValidateResponse:
+        table = self._open(request.state, _optional(request, "expected_seq"), opened_tokens)
+        game = table.game
+        action = convert.action_in(request.action, game)
+        _require_seat(self._caller(table, context, credential), action.seat, "validate")
+        verdict = game.check(table.state, action)
         resolved = verdict.action
         out = pb.ValidateResponse() if out is None else out
         out.legal, out.reason, out.message = verdict.legal, verdict.reason, verdict.message
@@ -214,22 +298,74 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
             out.cards.CopyFrom(convert.shared_card_set(tuple(resolved.cards), game.notation))
         return out
 
-    def _play(self, request, opened_tokens: dict | None = None, out=None) -> pb.PlayResponse:
-        game, state = self._open(request.state, _optional(request, "expected_seq"), opened_tokens, last_use=True)
-        state, events = game.apply(state, convert.action_in(request.action, game))
-        view_seat = _optional(request, "view_seat")
-        token, digest = self._seal(game, state)
+    def _play(self, request, context, opened_tokens: dict | None = None, out=None,
+              credential: bytes | None = None) -> pb.PlayResponse:
+        table = self._open(request.state, _optional(request, "expected_seq"), opened_tokens, last_use=True)
+        game, state = table.game, table.state
+        caller = self._caller(table, context, credential)
         out = pb.PlayResponse() if out is None else out
-        _events(game, events, view_seat, into=out.events)
-        _views(game, state, view_seat, into=out.views)
+        if request.answers:
+            _require_owner(caller, "apply sealed answers")
+            if request.HasField("action"):
+                raise InvalidAction("give either an action or answers", Reason.MALFORMED_REQUEST)
+            events = []
+            for answer in request.answers:
+                state, new = game.apply(state, self._answer(table._replace(state=state), answer))
+                events += new
+        else:
+            action = convert.action_in(request.action, game)
+            _require_seat(caller, action.seat, "act")
+            if not caller.owner and game.phases[state.phase].simultaneous and action.kind in game.phases[state.phase].kinds:
+                return self._seal_answer(table, action, out)  # secret until the owner resolves
+            state, events = game.apply(state, action)
+        table = table._replace(state=state)
+        view_seat = _optional(request, "view_seat")
+        seats = _seats_of(caller, state, view_seat)
+        token, digest = self._seal(table)
+        _events(game, events, _event_seat(caller, view_seat), into=out.events)
+        _views(game, state, seats, into=out.views, test_deal=table.test_deal)
         out.state, out.seq, out.state_digest, out.finished = token, state.step, digest, state.finished
         out.to_act.extend(state.to_act)
         return out
 
-    def _legal_actions(self, request, opened_tokens: dict | None = None, out=None) -> pb.LegalActionsResponse:
-        game, state = self._open(request.state, _optional(request, "expected_seq"), opened_tokens)
+    def _seal_answer(self, table: Table, action: Action, out) -> pb.PlayResponse:
+        """A seat's answer to a simultaneous decision, checked and sealed: the state stays."""
+        game, state = table.game, table.state
+        verdict = game.check(state, action)
+        if not verdict.legal:
+            raise error_for(verdict.reason, verdict.message)
+        action = verdict.action or action
+        payload = marshal.dumps((action.seat, action.kind, action.cards, action.ranks, action.value,
+                                 action.declared), 2)
+        out.answer = self.sealer.seal(game.id, state.step, payload, table.table, kind=ANSWER)
+        out.seq = state.step
+        out.to_act.extend(state.to_act)
+        return out
+
+    def _answer(self, table: Table, token: bytes) -> Action:
+        """The action of a seat's sealed answer, for this table and this decision.
+
+        Raises: InvalidAction (STATE_TOKEN_INVALID), IllegalAction (STALE_STATE).
+        """
+        opened = self.sealer.open(token, table.game.id, kind=ANSWER)
+        if opened.table != table.table:
+            raise InvalidAction("a sealed answer of another table", Reason.STATE_TOKEN_INVALID)
+        phase = table.game.phases[table.state.phase]
+        if not phase.simultaneous or not phase.opened_at(table.state) <= opened.seq <= table.state.step:
+            raise IllegalAction("a sealed answer to another decision than the one awaited", Reason.STALE_STATE)
+        try:
+            seat, kind, cards, ranks, value, declared = marshal.loads(opened.payload)
+            return Action(seat, kind, tuple(cards), tuple(ranks), value, declared)
+        except (ValueError, TypeError, EOFError):
+            raise InvalidAction("a sealed answer that does not decode", Reason.STATE_TOKEN_INVALID) from None
+
+    def _legal_actions(self, request, context, opened_tokens: dict | None = None, out=None,
+                       credential: bytes | None = None) -> pb.LegalActionsResponse:
+        table = self._open(request.state, _optional(request, "expected_seq"), opened_tokens)
+        game, state = table.game, table.state
         if request.seat >= state.num_seats:
             raise InvalidAction(f"no seat {request.seat}", Reason.BAD_SEAT)
+        _require_seat(self._caller(table, context, credential), request.seat, "ask the legal actions of")
         legal = game.legal_actions(state, request.seat)
         notation = game.notation
         entries = b"".join([_legal_action_entry(a, c, notation) for a, c in legal])
@@ -238,65 +374,108 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         out.can_pass = any(a.kind == PASS for a, _ in legal)
         return out
 
+    def GetView(self, request, context):
+        table = self._open(request.state)
+        state = table.state
+        caller = self._caller(table, context)
+        seats = _seats_of(caller, state, _optional(request, "view_seat"))
+        return pb.GetViewResponse(seq=state.step, views=_views(table.game, state, seats, test_deal=table.test_deal),
+                                  to_act=state.to_act, finished=state.finished)
+
     def JudgeBatch(self, request, context):
-        if len(request.items) > MAX_BATCH_ITEMS:
+        items = request.items
+        if len(items) > MAX_BATCH_ITEMS:
             raise LimitExceeded(f"at most {MAX_BATCH_ITEMS} items per batch", Reason.REQUEST_TOO_LARGE)
+        kinds = [item.WhichOneof("call") for item in items]
+        if None in kinds:
+            raise InvalidAction("a batch item sets none of validate, play, legal_actions", Reason.MALFORMED_REQUEST)
+        if sum(ITEM_BYTES[k] for k in kinds) > MAX_ANSWER_BYTES:
+            raise LimitExceeded(f"the answer could pass {MAX_ANSWER_BYTES >> 20} MiB: split the batch (an item "
+                                f"counts {', '.join(f'{k} {v >> 10} KiB' for k, v in ITEM_BYTES.items())})",
+                                Reason.REQUEST_TOO_LARGE)
+        call_credential = from_metadata(context.invocation_metadata()) if context is not None else None
         response = pb.JudgeBatchResponse()
-        results, opened_tokens = response.results, {}
-        for item in request.items:
-            kind = item.WhichOneof("call")
-            if kind is None:
-                raise InvalidAction("a batch item sets none of validate, play, legal_actions",
-                                    Reason.MALFORMED_REQUEST)
+        results, opened_tokens, size = response.results, {}, 0
+        for index, (item, kind) in enumerate(zip(items, kinds)):
+            if size > MAX_ANSWER_BYTES - ITEM_BYTES["legal_actions"]:
+                raise errors.with_metadata(LimitExceeded(
+                    f"the answer passes {MAX_ANSWER_BYTES >> 20} MiB at item {index}: split the batch",
+                    Reason.REQUEST_TOO_LARGE), item_index=index)
             result = results.add()
             try:
-                self._judges[kind](self, getattr(item, kind), opened_tokens, getattr(result, kind))
+                self._judges[kind](self, getattr(item, kind), None, opened_tokens, getattr(result, kind),
+                                   item.credential or call_credential)
             except RefereeError as error:
                 result.error.CopyFrom(_item_error(error))  # setting the oneof clears a partial answer
             except Exception:
                 log.exception("internal error in a JudgeBatch %s item", kind)
                 result.error.CopyFrom(pb.ItemError(code=grpc.StatusCode.INTERNAL.value[0], message="internal error"))
+            size += result.ByteSize()
         return response
 
     _judges = {"validate": _validate, "play": _play, "legal_actions": _legal_actions}
 
     def Score(self, request, context):
-        game, state = self._open(request.state)
+        table = self._open(request.state)
+        game, state = table.game, table.state
+        caller = self._caller(table, context)
         settlement = game.settle(state)
         cumulative = list(request.cumulative_points) or [0] * state.num_seats
         if len(cumulative) != state.num_seats or any(abs(c) > MAX_POINTS for c in cumulative):
             raise InvalidAction(f"cumulative_points: {state.num_seats} values of at most {MAX_POINTS:.0e}",
                                 Reason.MALFORMED_REQUEST)
         totals = [c + p for c, p in zip(cumulative, settlement.points)]
-        return pb.ScoreResponse(settlement=convert.settlement(settlement), seed=state.seed,
-                                client_entropy=state.entropy, commitment=rng.commitment(state.seed),
-                                titles=game.titles(totals), cumulative_points=totals,
-                                match=convert.match_info(state.match, settlement.points, game.match_over(state)))
+        out = pb.ScoreResponse(settlement=convert.settlement(settlement), commitment=rng.commitment(state.seed),
+                               titles=game.titles(totals), cumulative_points=totals,
+                               match=convert.match_info(state.match, settlement.points, game.match_over(state)))
+        out.settlement.test_deal = table.test_deal
+        if caller.owner:  # the seed reveals every card: the owner's alone, and only now (finished)
+            owner_entropy, seat_entropy = rng.split_entropy(state.entropy)
+            out.seed, out.client_entropy = state.seed, owner_entropy
+            out.seat_entropy.extend(seat_entropy)
+            out.deal.CopyFrom(convert.deal_record(game, state))
+        return out
 
     def Replay(self, request, context):
         if len(request.actions) > MAX_REPLAY_ACTIONS:
             raise LimitExceeded(f"at most {MAX_REPLAY_ACTIONS} actions per replay", Reason.REQUEST_TOO_LARGE)
-        game, options, seats, match = self._start(request)
+        view_seat = _optional(request, "view_seat")
+        game, options, seats, match, table_id, flags = self._start(request, context)
+        views = 1 if view_seat is not None else (seats or game.default_seats or game.min_seats)
+        if (len(request.actions) + 1) * views * VIEW_BYTES > MAX_ANSWER_BYTES:
+            raise LimitExceeded(f"{len(request.actions)} steps with {views} views each could pass "
+                                f"{MAX_ANSWER_BYTES >> 20} MiB: replay with a view_seat, or in parts",
+                                Reason.REQUEST_TOO_LARGE)
         if not request.seed:
             raise InvalidAction("a replay needs the seed", Reason.BAD_SEED)
-        _check_seed(request.seed, request.client_entropy)
-        state = game.deal(options, request.seed, request.client_entropy, seats, match)
-        view_seat = _optional(request, "view_seat")
-        deal = self._step(game, state, game.deal_events(state), view_seat)
+        _check_seed(request.seed)
+        _check_entropy(request.client_entropy, request.seat_entropy, seats or game.default_seats or game.min_seats)
+        state = game.deal(options, request.seed, rng.entropy(request.client_entropy, request.seat_entropy),
+                          seats, match)
+        seats_seen = range(state.num_seats) if view_seat is None else (view_seat,)
+        size = 0
+        deal = self._step(game, state, game.deal_events(state), view_seat, seats_seen)
         steps = []
         for index, msg in enumerate(request.actions):
             try:
                 state, events = game.apply(state, convert.action_in(msg, game))
             except RefereeError as error:
                 raise errors.with_metadata(error, action_index=index) from None
-            steps.append(self._step(game, state, events, view_seat))
-        return pb.ReplayResponse(deal=deal, steps=steps, commitment=rng.commitment(request.seed),
-                                 settlement=convert.settlement(game.settle(state)) if state.finished else None,
-                                 state=self._seal(game, state)[0])
+            step = self._step(game, state, events, view_seat, seats_seen)
+            size += step.ByteSize()
+            if size > MAX_ANSWER_BYTES - (1 << 20):
+                raise LimitExceeded(f"the replay's answer passes {MAX_ANSWER_BYTES >> 20} MiB at action {index}: "
+                                    "replay with a view_seat, or fewer actions", Reason.REQUEST_TOO_LARGE)
+            steps.append(step)
+        out = pb.ReplayResponse(deal=deal, steps=steps, commitment=rng.commitment(request.seed),
+                                settlement=convert.settlement(game.settle(state)) if state.finished else None)
+        if self.allow_caller_seed:  # a live state from a caller's seed: test servers only
+            out.state = self._seal(Table(state.step, game, state, table_id, flags | CALLER_SEED))[0]
+        return out
 
-    def _step(self, game: Game, state, events, view_seat: int | None) -> pb.ReplayStep:
+    def _step(self, game: Game, state, events, view_seat: int | None, seats) -> pb.ReplayStep:
         return pb.ReplayStep(seq=state.step, state_digest=_digest(game, state, game.pack(state)),
-                             events=_events(game, events, view_seat), views=_views(game, state, view_seat),
+                             events=_events(game, events, view_seat), views=_views(game, state, seats),
                              to_act=state.to_act, finished=state.finished)
 
     def Classify(self, request, context):
@@ -315,14 +494,71 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         return pb.PingResponse()
 
 
+def _require_seat(caller: Caller, seat: int, what: str) -> None:
+    """The owner may act for any seat; a seat only for itself; nobody else at all."""
+    if caller.owner:
+        return
+    if caller.role is None:
+        raise Unauthenticated(f"to {what} a seat needs that seat's credential (authorization: Bearer ...)",
+                              Reason.CREDENTIAL_REQUIRED)
+    if seat != caller.seat:
+        raise PermissionDenied(f"seat {caller.seat}'s credential cannot {what} seat {seat}", Reason.NOT_YOUR_SEAT)
+
+
+def _require_owner(caller: Caller, what: str) -> None:
+    if caller.role is None:
+        raise Unauthenticated(f"to {what} needs the table owner's credential", Reason.CREDENTIAL_REQUIRED)
+    if not caller.owner:
+        raise PermissionDenied(f"only the table's owner may {what}", Reason.OWNER_ONLY)
+
+
+def _seats_of(caller: Caller, state, view_seat: int | None) -> tuple[int, ...]:
+    """The views a caller may have: the owner any (every seat's unless one is asked), a seat its
+    own (or the spectator's), nobody known the spectator's."""
+    if view_seat is not None and not -1 <= view_seat < state.num_seats:
+        raise InvalidAction(f"no seat {view_seat}", Reason.BAD_SEAT)
+    if caller.owner:
+        return tuple(range(state.num_seats)) if view_seat is None else (view_seat,)
+    if view_seat is None or view_seat == -1 or view_seat == caller.seat:
+        return (-1,) if view_seat == -1 or caller.role is None else (caller.seat,)
+    if caller.role is None:
+        raise Unauthenticated(f"seat {view_seat}'s view needs that seat's credential", Reason.CREDENTIAL_REQUIRED)
+    raise PermissionDenied(f"seat {caller.seat}'s credential cannot see seat {view_seat}'s view", Reason.NOT_YOUR_SEAT)
+
+
+def _event_seat(caller: Caller, view_seat: int | None) -> int | None:
+    """As whom a caller sees events: the owner as asked (None: every card), a seat as itself,
+    nobody known as a spectator."""
+    if caller.owner:
+        return view_seat
+    return -1 if caller.role is None or view_seat == -1 else caller.seat
+
+
+def _unpack_seed(payload: bytes) -> tuple[bytes, bytes]:
+    try:
+        seed, entropy = marshal.loads(payload)
+        if type(seed) is not bytes or type(entropy) is not bytes:
+            raise ValueError
+        return seed, entropy
+    except (ValueError, TypeError, EOFError):
+        raise InvalidAction("a sealed seed that does not decode", Reason.STATE_TOKEN_INVALID) from None
+
+
 def _item_error(error: RefereeError) -> pb.ItemError:
     """A core error as a batch item's answer: the status the unary call would have ended with."""
     return pb.ItemError(code=errors.status_code(error).value[0], reason=error.reason, message=error.message,
                         metadata={k: str(v) for k, v in getattr(error, "metadata", {}).items()})
 
 
-def _check_seed(seed: bytes, entropy: bytes) -> None:
+def _check_seed(seed: bytes) -> None:
     if not 0 < len(seed) <= MAX_SEED_BYTES:
         raise InvalidAction(f"a seed is 1-{MAX_SEED_BYTES} bytes", Reason.BAD_SEED)
-    if len(entropy) > rng.MAX_ENTROPY_BYTES:
+
+
+def _check_entropy(owner: bytes, seats, num_seats: int) -> None:
+    if len(seats) > num_seats:
+        raise InvalidAction(f"seat_entropy: at most one per seat ({num_seats})", Reason.BAD_SEED)
+    if len(owner) > rng.MAX_ENTROPY_BYTES:
         raise InvalidAction(f"client entropy is at most {rng.MAX_ENTROPY_BYTES} bytes", Reason.BAD_SEED)
+    if any(len(e) > rng.MAX_SEAT_ENTROPY_BYTES for e in seats):
+        raise InvalidAction(f"a seat's entropy is at most {rng.MAX_SEAT_ENTROPY_BYTES} bytes", Reason.BAD_SEED)

@@ -1,12 +1,19 @@
-"""Sealed state tokens: AES-256-GCM over a game's packed state, with an authenticated header.
+"""Sealed tokens: AES-256-GCM over a game's packed state (or a sealed seed, or a seat's sealed
+answer), with an authenticated header.
 
 Layout (integers big-endian)::
 
-    header = version u8 (=1) | len u8 | key id | len u8 | game id | seq u64
-    token  = header | nonce (12 random bytes) | ciphertext | tag (16)
+    header  = version u8 (=2) | len u8 | key id | len u8 | game id | seq u64
+              | table id (16 bytes) | kind u8 | flags u8
+    token   = header | nonce (12 random bytes) | ciphertext | tag (16)
+    plain   = len u32 | payload | zero bytes up to ``size``
 
-The header is the associated data: the key id, game and sequence number cannot be changed
-without the tag failing. Several keys may open; the active one seals (rotation).
+The header is the associated data: the key id, game, sequence number, table, kind and flags
+cannot be changed without the tag failing. ``kind`` says what the token holds (a state, a
+sealed seed, a sealed answer: one never opens as another); flag bit 0 marks a table dealt from
+a caller's seed (tests). The payload is padded to the game's fixed ``size`` before sealing, so
+every token of a game under one key has one length: its size tells nothing of the cards.
+Several keys may open; the active one seals (rotation).
 
 Keys come from a JSON file ``{"active": "k2", "keys": {"k1": "<base64 32 bytes>", ...}}`` or
 from ``REFEREE_TOKEN_KEYS=k2:<base64>,k1:<base64>`` (the first seals). With neither, an
@@ -30,10 +37,14 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from referee.core.errors import IllegalAction, InvalidAction, Reason
 
 ENV_KEYS = "REFEREE_TOKEN_KEYS"
-VERSION = 1
+VERSION = 2
 NONCE_BYTES = 12
 TAG_BYTES = 16
 KEY_BYTES = 32
+TABLE_BYTES = 16
+STATE, SEED, ANSWER = 0, 1, 2  # token kinds
+CALLER_SEED = 1  # flag: dealt from a caller's seed (tests, replays)
+PAD = 256  # a payload without a fixed size is padded to a multiple of this
 
 log = logging.getLogger(__name__)
 
@@ -104,12 +115,15 @@ def _b64(text: str) -> bytes:
 
 @dataclass(frozen=True, slots=True)
 class Opened:
-    """An opened token: its header fields and the packed state."""
+    """An opened token: its header fields and the payload (a packed state)."""
 
     game: str
     seq: int
     payload: bytes
     key_id: str
+    table: bytes = bytes(TABLE_BYTES)
+    kind: int = STATE
+    flags: int = 0
 
 
 class _Nonces:
@@ -153,18 +167,30 @@ class Sealer:
         self._prefix = bytes((VERSION, len(kid))) + kid
         self._open_keys = {k.encode(): _aead(v) for k, v in ring.keys.items()}
 
-    def seal(self, game: str, seq: int, payload: bytes) -> bytes:
-        """The token for ``payload`` (a packed state) of ``game`` at sequence ``seq``."""
-        gid = game.encode()
-        header = self._prefix + bytes((len(gid),)) + gid + seq.to_bytes(8, "big")
-        nonce = _nonce()
-        return header + nonce + self._active.encrypt(nonce, payload, header)
-
-    def open(self, token: bytes, game: str | None = None) -> Opened:
-        """Authenticate and decrypt a token (of ``game`` when given).
+    def seal(self, game: str, seq: int, payload: bytes, table: bytes = bytes(TABLE_BYTES), *,
+             kind: int = STATE, flags: int = 0, size: int = 0) -> bytes:
+        """The token for ``payload`` (a packed state) of ``game`` at sequence ``seq`` at
+        ``table``, padded to ``size`` bytes (0: the next multiple of 256).
 
         Raises:
-            InvalidAction: STATE_TOKEN_INVALID (malformed, unknown key, tampered, other game).
+            ValueError: the payload is longer than ``size`` (a game's size is too small: a bug).
+        """
+        gid = game.encode()
+        header = (self._prefix + bytes((len(gid),)) + gid + seq.to_bytes(8, "big") + table
+                  + bytes((kind, flags)))
+        n = len(payload)
+        size = size or (n + 4 + PAD - 1) // PAD * PAD - 4
+        if n > size:
+            raise ValueError(f"a {game} payload of {n} bytes is over the sealed size {size}")
+        nonce = _nonce()
+        plain = n.to_bytes(4, "big") + payload + bytes(size - n)
+        return header + nonce + self._active.encrypt(nonce, plain, header)
+
+    def open(self, token: bytes, game: str | None = None, kind: int = STATE) -> Opened:
+        """Authenticate and decrypt a token of ``kind`` (and of ``game`` when given).
+
+        Raises:
+            InvalidAction: STATE_TOKEN_INVALID (malformed, unknown key, tampered, other game or kind).
         """
         try:
             if token[0] != VERSION:
@@ -173,23 +199,28 @@ class Sealer:
             kid = token[2:end_kid]
             end_game = end_kid + 1 + token[end_kid]
             gid = token[end_kid + 1:end_game]
-            end = end_game + 8
-            seq = int.from_bytes(token[end_game:end], "big")
+            end_seq = end_game + 8
+            end = end_seq + TABLE_BYTES + 2
+            seq = int.from_bytes(token[end_game:end_seq], "big")
         except IndexError:
             raise _invalid("truncated") from None
-        if len(token) < end + NONCE_BYTES + TAG_BYTES:
+        if len(token) < end + NONCE_BYTES + 4 + TAG_BYTES:
             raise _invalid("truncated")
         aead = self._open_keys.get(kid)
         if aead is None:
             raise _invalid("sealed with a key this server does not hold")
         try:
-            payload = aead.decrypt(token[end:end + NONCE_BYTES], token[end + NONCE_BYTES:], token[:end])
+            plain = aead.decrypt(token[end:end + NONCE_BYTES], token[end + NONCE_BYTES:], token[:end])
             game_id = gid.decode()
         except (InvalidTag, UnicodeDecodeError):
             raise _invalid("does not authenticate") from None
+        if token[end - 2] != kind:
+            raise _invalid("not a token of this kind (a state, a sealed seed and an answer differ)")
         if game is not None and game_id != game:
-            raise _invalid(f"a {game_id!r} state where a {game!r} state was expected")
-        return Opened(game_id, seq, payload, kid.decode())
+            raise _invalid(f"a {game_id[:40]!r} state where a {game[:40]!r} state was expected")
+        n = int.from_bytes(plain[:4], "big")
+        return Opened(game_id, seq, plain[4:4 + n], kid.decode(), token[end_seq:end_seq + TABLE_BYTES],
+                      kind, token[end - 1])
 
 
 def check_seq(seq: int, expected: int | None) -> None:

@@ -33,3 +33,24 @@ def bench(seconds: float) -> tuple[list, dict]:
     rows = [(f"ddz legal moves, 20-card {name}", core[name]["interpreted_us"], core[name]["compiled_us"], "us",
              core[name]["ratio"], ">= 20x (interpreted / compiled)") for name in ("lead", "response")]
     return rows, {"core": core}
+
+
+# --- deal verification (referee verify), written from the README, not from core/doudizhu.py ----
+SEATS, HAND = 3, 17
+
+
+def verify_deal(record: dict, key: bytes, stream) -> dict:
+    """Dou Dizhu's layout: deal n (after n redeals) is ``shuffle(range(54))`` on the stream
+    ``deal/n``; seat s gets cards 17s .. 17s+16, the kitty the last three; in a match's first
+    round an option first_bidder of -1 draws the first bidder as ``randbelow(3)`` on the stream
+    ``first_bidder``. Returns check name -> a problem, or "" when it holds."""
+    deal_no = record["values"].get("deal_no", 0)
+    deck = stream(key, f"deal/{deal_no}").shuffle(range(54))
+    expected = {f"seat{s}": deck[s * HAND:(s + 1) * HAND] for s in range(SEATS)}
+    expected["kitty"] = deck[SEATS * HAND:]
+    found = {"cards": "" if record["cards"] == expected else f"the cards of deal {deal_no} differ from the seed's"}
+    if record["round"] == 0 and record["options"].get("first_bidder") == -1:
+        first = stream(key, "first_bidder").randbelow(SEATS)
+        found["first_bidder"] = ("" if record["values"].get("first_bidder") == first
+                                 else f"the first bidder is not the seed's ({first})")
+    return found

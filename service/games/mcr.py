@@ -80,3 +80,16 @@ def bench(seconds: float) -> tuple[list, dict]:
     result.update(pymahjonggb_us=round(theirs * 1e6, 2), speedup=round(theirs / ours, 2))
     return ([("mcr fans per hand vs PyMahjongGB", theirs * 1e6, ours * 1e6, "us", theirs / ours,
               ">= 1x (PyMahjongGB / ours)")], {"fans": result})
+
+
+# --- deal verification (referee verify), written from the README, not from core/mcr_game.py ---
+def verify_deal(record: dict, key: bytes, stream) -> dict:
+    """MCR's layout: the wall is ``shuffle(range(144))`` on the stream ``wall`` (tile ids: kind
+    * 4 + copy, flowers 136-143); in a match's first hand an option dealer of -1 draws the
+    dealer as ``randbelow(4)`` on the stream ``dealer``. Returns check name -> a problem or ""."""
+    wall = stream(key, "wall").shuffle(range(144))
+    found = {"cards": "" if record["cards"].get("wall") == wall else "the wall differs from the seed's"}
+    if record["round"] == 0 and record["options"].get("dealer") == -1:
+        dealer = stream(key, "dealer").randbelow(4)
+        found["dealer"] = "" if record["values"].get("dealer") == dealer else f"the dealer is not the seed's ({dealer})"
+    return found

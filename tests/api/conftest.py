@@ -1,9 +1,15 @@
-"""A real Referee server on 127.0.0.1, port 0, for the whole session, and helpers to call it."""
+"""A real Referee server on 127.0.0.1, port 0, for the whole session, and helpers to call it.
+
+The server takes caller seeds (--allow-caller-seed: the tests deal fixed rounds). ``stub`` calls
+as a platform backend does: it sends each table's owner credential (OwnerInterceptor);
+``raw_stub`` sends no credential unless a test gives one.
+"""
 import grpc
 import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from referee.service.credentials import OwnerInterceptor
 from referee.service.server import Config, RefereeServer
 from referee.service.token import KeyRing
 from referee.v1 import actions_pb2, options_pb2
@@ -17,7 +23,7 @@ KEY2 = bytes(range(32, 64))
 @pytest.fixture(scope="session")
 def server():
     # a session-long server: no max connection age, or a long suite sees calls end UNAVAILABLE
-    srv = RefereeServer(Config(port=0, drain=0, grace=1, max_connection_age_s=86400),
+    srv = RefereeServer(Config(port=0, drain=0, grace=1, max_connection_age_s=86400, allow_caller_seed=True),
                         KeyRing("k1", {"k1": KEY1})).start()
     yield srv
     srv.stop(drain=0, grace=0)
@@ -31,6 +37,13 @@ def channel(server):
 
 @pytest.fixture(scope="session")
 def stub(channel):
+    """Calls as the owner of every table it deals."""
+    return pb_grpc.RefereeServiceStub(grpc.intercept_channel(channel, OwnerInterceptor()))
+
+
+@pytest.fixture(scope="session")
+def raw_stub(channel):
+    """Calls with no credential but the ones a test passes as metadata."""
     return pb_grpc.RefereeServiceStub(channel)
 
 
@@ -40,10 +53,11 @@ def make_server():
     started = []
 
     def make(keys: KeyRing | None = None, **config):
+        config.setdefault("allow_caller_seed", True)
         srv = RefereeServer(Config(port=0, drain=0, grace=0, **config), keys or KeyRing.generate()).start()
         channel = grpc.insecure_channel(srv.address)
         started.append((srv, channel))
-        return srv, channel, pb_grpc.RefereeServiceStub(channel)
+        return srv, channel, pb_grpc.RefereeServiceStub(grpc.intercept_channel(channel, OwnerInterceptor()))
 
     yield make
     for srv, channel in started:

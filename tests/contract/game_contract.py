@@ -46,7 +46,8 @@ def check_pack_round_trip(game: Game, state) -> None:
 
 def check_views(game: Game, state) -> list[View]:
     """Views of every seat and a spectator: equal to one-by-one views, documented keys, and no
-    view shows another seat's secret cards while the round is on."""
+    view shows another seat's secret cards, during the round or after it (a seat that forks a
+    copy of the token and abandons must learn nothing: only the owner sees every hand)."""
     seats = tuple(range(-1, state.num_seats))
     views = game.views(state, seats)
     assert views == [game.view(state, s) for s in seats]
@@ -60,8 +61,6 @@ def check_views(game: Game, state) -> list[View]:
             assert set(sv.cards) <= set(game.seat_cards), set(sv.cards) - set(game.seat_cards)
             assert not sv.role or sv.role in game.roles, sv.role
         assert [sv.hand_size for sv in v.seats] == [len(game.view(state, s).hand) for s in range(state.num_seats)]
-    if state.finished:
-        return views
     public = view_cards(views[0])
     for t in range(state.num_seats):
         secret = set(game.secret_cards(state, t))
@@ -82,7 +81,7 @@ def check_events(game: Game, state, events) -> None:
         info = game.event_types.get(e.type)
         assert info is not None, f"{game.id}: undocumented event {e.type}"
         assert set(e.values) <= set(info.values), f"{e.type}: undocumented values {set(e.values) - set(info.values)}"
-        if not e.cards or state.finished:
+        if not e.cards:
             continue
         seers = game.visible_to(e)
         for t in range(state.num_seats):
@@ -139,6 +138,12 @@ def check_refusals(game: Game, state, rnd: random.Random) -> None:
         else:
             raise AssertionError(f"{game.id}: apply took the refused {action}")
     assert game.digest(state) == before
+
+
+def check_packed_size(game: Game, state) -> None:
+    """Every state fits the game's sealed size: all its tokens have one length."""
+    size = len(game.pack(state))
+    assert size <= game.state_bytes, f"{game.id}: a packed state of {size} bytes, over state_bytes {game.state_bytes}"
 
 
 def check_settlement(game: Game, state) -> None:
@@ -202,6 +207,7 @@ def playout(game: Game, seed: bytes, rnd: random.Random, *, options=None, seats:
         else:
             check_cards_conserved(game, state)
             check_pack_round_trip(game, state)
+        check_packed_size(game, state)
         if state.finished:
             break
         assert len(actions) < MAX_STEPS, f"{game.id}: the round did not end"

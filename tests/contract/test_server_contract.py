@@ -1,8 +1,13 @@
 """The contract of every game through a real server on 127.0.0.1 (the toy game included: it is
-served because it is registered, with no other change): ListGames describes it, a round played
-with each seat's view answers exactly the game's views and hides other seats' event cards,
-refusals keep the old token usable, Score balances, Replay reproduces every step, and a
-finished round deals the next round of its match.
+served because it is registered, with no other change), played as real clients play it: each
+seat with its own credential, the owner applying sealed answers of simultaneous decisions.
+
+ListGames describes the game as it declares itself; every Play answers the state the core
+reaches, the acting seat's own view exactly as the game builds it and the events as that seat
+may see them; refusals (another seat, no credential, a seat not awaited, an unknown kind) keep
+the old token usable; every token of the round has one length; Score gives the seed to the
+owner only and it re-derives the deal; Replay reproduces every step; the owner, and only the
+owner, deals the next round of the match.
 """
 from __future__ import annotations
 
@@ -10,19 +15,21 @@ import random
 
 import grpc
 import pytest
+from google.protobuf import json_format
 
 from referee.core.game import ABANDON, Action
-from referee.service import convert
+from referee.service import convert, verify
+from referee.service.credentials import bearer
 from referee.service.server import Config, RefereeServer
 from referee.service.token import KeyRing
-from referee.v1 import actions_pb2
 from referee.v1 import referee_service_pb2 as pb
 from referee.v1 import referee_service_pb2_grpc as pb_grpc
 
 
 @pytest.fixture(scope="module")
 def stub(toy_registered):
-    server = RefereeServer(Config(port=0, drain=0, grace=0, max_connection_age_s=86400), KeyRing.generate()).start()
+    server = RefereeServer(Config(port=0, drain=0, grace=0, max_connection_age_s=86400, allow_caller_seed=True),
+                           KeyRing.generate()).start()
     with grpc.insecure_channel(server.address) as channel:
         yield pb_grpc.RefereeServiceStub(channel)
     server.stop(drain=0, grace=0)
@@ -41,59 +48,95 @@ def test_list_games_describes_every_game(stub, game):
     assert info.card_ids == game.notation.id_count
 
 
-def _action_msg(action: Action, notation) -> actions_pb2.Action:
-    return convert.action_out(action, notation)
+def _msg(action: Action, game) -> object:
+    return convert.action_out(action, game.notation)
 
 
-def _refusals_keep_the_token(stub, game, state_token: bytes, core_state) -> None:
-    """An action from a seat that is not awaited, and an unknown kind: refused with the right
-    status, and the token still plays (checked by the caller's next Play)."""
-    idle = [s for s in range(core_state.num_seats) if s not in core_state.to_act]
-    tries = [Action(core_state.to_act[0], "NO_SUCH_KIND")]
+def _refused(call, request, metadata, codes) -> None:
+    with pytest.raises(grpc.RpcError) as refused:
+        call(request, metadata=metadata)
+    assert refused.value.code() in codes, refused.value.details()
+
+
+def _refusals_keep_the_token(stub, game, token: bytes, core, seat_meta) -> None:
+    """Refused: an action for another seat with a seat's credential, an action without one, an
+    action of a seat not awaited (with its own credential), an unknown kind."""
+    seat = core.to_act[0]
+    action = game.legal_actions(core, seat)[0][0]
+    others = [s for s in range(core.num_seats) if s != seat]
+    request = pb.PlayRequest(state=token, action=_msg(action, game))
+    _refused(stub.Play, request, seat_meta[others[0]], (grpc.StatusCode.PERMISSION_DENIED,))
+    _refused(stub.Play, request, (), (grpc.StatusCode.UNAUTHENTICATED,))
+    idle = [s for s in others if s not in core.to_act]
     if idle:
-        tries.append(game.legal_actions(core_state, core_state.to_act[0])[0][0]._replace(seat=idle[0]))
-    for action in tries:
-        with pytest.raises(grpc.RpcError) as refused:
-            stub.Play(pb.PlayRequest(state=state_token, action=_action_msg(action, game.notation)))
-        assert refused.value.code() in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.INVALID_ARGUMENT)
+        request = pb.PlayRequest(state=token, action=_msg(action._replace(seat=idle[0]), game))
+        _refused(stub.Play, request, seat_meta[idle[0]], (grpc.StatusCode.FAILED_PRECONDITION,))
+    request = pb.PlayRequest(state=token, action=_msg(Action(seat, "NO_SUCH_KIND"), game))
+    _refused(stub.Play, request, seat_meta[seat], (grpc.StatusCode.INVALID_ARGUMENT,))
+
+
+def _check_events(game, got_events, events, seat: int) -> None:
+    for got, event in zip(got_events, events, strict=True):
+        seers = game.visible_to(event)
+        expected = event.cards if seers is None or seat in seers else ()
+        assert got.type == event.type and tuple(got.cards.ids) == tuple(expected)
 
 
 def test_a_round_through_the_server_is_the_core_round(stub, game):
-    """Each Play, made by the acting seat with its own view, answers the state the core reaches
-    (same digest), that seat's view exactly as the game builds it, and events whose cards only
-    reach the seats the game allows."""
     rnd = random.Random(2)
     seed = b"server contract " + game.id.encode()
     deal = stub.Deal(pb.DealRequest(game=game.id, seed=seed, view_seat=0))
+    owner = (bearer(deal.owner_credential),)
+    seat_meta = [(bearer(c),) for c in deal.seat_credentials]
     core = game.deal(game.make_options(), seed, b"", 0)
-    assert deal.state_digest == game.digest(core) and len(deal.views) == 1
-    assert deal.views[0] == convert.view(game.view(core, 0), game.notation)
-    token, actions, replies = deal.state, [], []
+    assert deal.state_digest == game.digest(core) and len(deal.views) == 1 and deal.views[0].test_deal
+    assert len(deal.seat_credentials) == core.num_seats
+    token, actions, digests, lengths = deal.state, [], [], {len(deal.state)}
     while not core.finished:
         if rnd.random() < 0.2:
-            _refusals_keep_the_token(stub, game, token, core)
+            _refusals_keep_the_token(stub, game, token, core, seat_meta)
         seat = rnd.choice(core.to_act)
-        action = rnd.choice(game.legal_actions(core, seat))[0] if len(actions) < 400 else Action(seat, ABANDON)
-        reply = stub.Play(pb.PlayRequest(state=token, action=_action_msg(action, game.notation), view_seat=seat))
+        if len(actions) < 400:
+            action = rnd.choice(game.legal_actions(core, seat))[0]
+        else:
+            action = Action(seat, ABANDON)
+        reply = stub.Play(pb.PlayRequest(state=token, action=_msg(action, game)), metadata=seat_meta[seat])
+        if reply.answer:  # a simultaneous decision: sealed, nothing changes until the owner applies it
+            assert not reply.state and reply.seq == core.step and not reply.views and not reply.events
+            reply = stub.Play(pb.PlayRequest(state=token, answers=[reply.answer], view_seat=seat), metadata=owner)
         core, events = game.apply(core, action)
         assert reply.state_digest == game.digest(core) and reply.seq == core.step
-        assert list(reply.views) == [convert.view(game.view(core, seat), game.notation)]
+        assert list(reply.views) == [_view(game, core, seat)]
         assert list(reply.to_act) == list(core.to_act) and reply.finished == core.finished
-        for got, event in zip(reply.events, events, strict=True):
-            seers = game.visible_to(event)
-            expected = event.cards if seers is None or seat in seers else ()
-            assert got.type == event.type and tuple(got.cards.ids) == tuple(expected)
+        _check_events(game, reply.events, events, seat)
         token = reply.state
+        lengths.add(len(token))
         actions.append(action)
-        replies.append(reply)
-    score = stub.Score(pb.ScoreRequest(state=token))
+        digests.append(reply.state_digest)
+    assert len(lengths) == 1, f"tokens of one game have one length, not {sorted(lengths)}"
+    spectator = stub.GetView(pb.GetViewRequest(state=token))
+    assert list(spectator.views) == [_view(game, core, -1)]
     settlement = game.settle(core)
-    assert list(score.settlement.points) == list(settlement.points)
-    assert sum(score.settlement.points) + score.settlement.house == 0
-    replay = stub.Replay(pb.ReplayRequest(game=game.id, seed=seed, actions=[
-        _action_msg(a, game.notation) for a in actions]))
+    as_seat = stub.Score(pb.ScoreRequest(state=token), metadata=seat_meta[0])
+    assert list(as_seat.settlement.points) == list(settlement.points) and not as_seat.seed and not as_seat.deal.game
+    score = stub.Score(pb.ScoreRequest(state=token), metadata=owner)
+    assert score.seed == seed and sum(score.settlement.points) + score.settlement.house == 0
+    report = verify.verify(json_format.MessageToDict(score))
+    if game.id in ("doudizhu", "mcr"):
+        assert report["ok"], report
+    else:
+        assert report["problems"] == [f"no deal verifier for game {game.id!r}"]
+    replay = stub.Replay(pb.ReplayRequest(game=game.id, seed=seed, actions=[_msg(a, game) for a in actions]))
     assert replay.deal.state_digest == deal.state_digest
-    assert [s.state_digest for s in replay.steps] == [r.state_digest for r in replies]
+    assert [s.state_digest for s in replay.steps] == digests
     if not game.match_over(core):
-        nxt = stub.Deal(pb.DealRequest(previous_state=token, seed=b"round 2"))
+        _refused(stub.Deal, pb.DealRequest(previous_state=token), seat_meta[0], (grpc.StatusCode.PERMISSION_DENIED,))
+        nxt = stub.Deal(pb.DealRequest(previous_state=token, seed=b"round 2"), metadata=owner)
         assert nxt.match.round == 1 and list(nxt.match.totals) == list(settlement.points)
+        assert nxt.owner_credential == deal.owner_credential and list(nxt.seat_credentials) == list(deal.seat_credentials)
+
+
+def _view(game, state, seat):
+    msg = convert.view(game.view(state, seat), game.notation)
+    msg.test_deal = True
+    return msg

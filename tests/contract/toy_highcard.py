@@ -56,6 +56,7 @@ class HighCard(Game):
     id = "toy_highcard"
     name = "High card (a toy game of the tests)"
     min_seats, max_seats, default_seats = 2, 4, 3
+    state_bytes = 768
     Options = Options
     presets = {"short": Options(hand_size=1)}
     phases = (DecisionPhase("rounds", (PLAY,), "check_card", "card_actions", "resolve", _record), Finished())
@@ -126,6 +127,11 @@ class HighCard(Game):
         losers = n - len(winners)
         points = tuple(losers if s in winners else -len(winners) for s in range(n))
         return Settlement(points, winners, "won", (("top_rounds", top),))
+
+    def dealt(self, state):
+        deck = rng.Stream(rng.deal_key(state.seed, state.entropy), "deal").shuffle(cards.full_deck())
+        size = state.options.hand_size
+        return {f"seat{s}": tuple(deck[s * size:(s + 1) * size]) for s in range(state.num_seats)}, {}
 
     def card_zones(self, state):
         zones = {f"hand{s}": cards.from_mask(h) for s, h in enumerate(state.hands)}

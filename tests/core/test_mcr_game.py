@@ -144,6 +144,17 @@ def run(state, *actions):
     return state, events
 
 
+def others(seat):
+    """The three other seats, counterclockwise from ``seat``: the seats every window asks."""
+    return tuple((seat + i) % 4 for i in (1, 2, 3))
+
+
+def pass_window(state):
+    """The open window answered PASS by every seat still asked, in the order of ``to_act``."""
+    assert state.phase in (CLAIM, ROB)
+    return run(state, *[Action(s, PASS) for s in state.to_act])
+
+
 # the reasons of input that cannot be used (InvalidAction); every other refusal breaks a rule
 MALFORMED = (Reason.MALFORMED_REQUEST, Reason.UNKNOWN_CARD, Reason.DUPLICATE_CARD, Reason.BAD_OPTION,
              Reason.BAD_SEAT_COUNT, Reason.BAD_SEAT, Reason.BAD_ACTION, Reason.STATE_TOKEN_INVALID, Reason.BAD_SEED)
@@ -271,16 +282,19 @@ def test_rule_3_flowers_set_aside_at_deal_and_replaced_from_the_back():
 def test_rule_3_flower_drawn_in_play_is_replaced_from_the_back():
     state = position([None] * 4, drawn="T9", front="H2 W9", back="B7")
     state, events = discard(state, 0, "T9")
-    assert types(events) == ["DISCARD", "FLOWER", "DRAW"]
-    assert events[1].seat == 1 and NOTATION.format_cards(events[1].cards) == "H2"
-    assert NOTATION.format_cards(events[2].cards) == "B7" and events[2].values["replacement"] == 1
-    assert NOTATION.format_cards(state.flowers[1]) == "H2" and state.drawn == events[2].cards[0]
+    assert types(events) == ["DISCARD", "CLAIM_WINDOW"] and state.to_act == (1, 2, 3)
+    state, events = pass_window(state)
+    assert types(events) == ["PASS"] * 3 + ["FLOWER", "DRAW"]
+    assert events[3].seat == 1 and NOTATION.format_cards(events[3].cards) == "H2"
+    assert NOTATION.format_cards(events[4].cards) == "B7" and events[4].values["replacement"] == 1
+    assert NOTATION.format_cards(state.flowers[1]) == "H2" and state.drawn == events[4].cards[0]
     assert state.to_act == (1,) and not state.after_kong
 
 
 def test_draws_are_private():
     state = position([None] * 4, drawn="T9", front="W9")
-    state, events = discard(state, 0, "T9")
+    state, _ = discard(state, 0, "T9")
+    state, events = pass_window(state)
     draw = events[-1]
     assert draw.type == "DRAW" and draw.seat == 1 and {"DRAW", "DEAL"} <= PRIVATE_EVENTS
     assert draw.cards[0] in MCR.view(state, 1).hand and MCR.view(state, 1).counters["drawn"] == draw.cards[0]
@@ -311,6 +325,8 @@ def test_rule_11_self_drawn_win_every_other_seat_pays_8_plus_fans():
     assert "清龙 Pure Straight x1" in fan_names(state) and "花牌 Flower Tiles x2" in fan_names(state)
     assert dict(settlement.breakdown)["total"] == fans.total
     assert MCR.view(state, 1).seats[0].cards["hand"] == tuple(sorted(MCR.view(state, 0).hand))
+    for viewer in range(-1, 4):  # the losers' hands stay hidden
+        assert ["hand" in s.cards for s in MCR.view(state, viewer).seats] == [True, False, False, False]
 
 
 def test_rule_6_not_a_winning_hand_is_refused_and_changes_nothing():
@@ -330,18 +346,23 @@ def test_rule_10_under_8_points_is_refused_and_changes_nothing():
 def test_rule_10_under_8_on_a_discard_is_refused():
     state = position([None, None, SMALL, None], drawn="F1")
     state, events = discard(state, 0, "F1")
-    assert state.phase == TURN and state.to_act == (1,)  # seat 2's only claim, a win, is under 8
+    assert state.phase == CLAIM and state.to_act == (1, 2, 3)
+    assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS]  # seat 2's only claim, a win, is under 8
+    refused(state, Action(2, WIN), UNDER_8)
+    state, events = pass_window(state)
+    assert types(events) == ["PASS"] * 3 + ["DRAW"] and state.phase == TURN and state.to_act == (1,)
     state = position([None, None, "W2 W3 W4 T6 T7 T8 B3 B4 B5 F2 F2 W9 W9", None], drawn="F2")
     state, _ = discard(state, 0, "F2")
-    assert state.phase == CLAIM and state.to_act == (2,)
+    assert state.phase == CLAIM and state.to_act == (1, 2, 3)
     assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
+    assert all([a.kind for a, _ in MCR.legal_actions(state, s)] == [PASS] for s in (1, 3))
     refused(state, Action(2, WIN), UNDER_8)
 
 
 def test_rule_4_after_a_chow_or_pung_only_a_discard():
     state = position([None, "T1 T1 T1 T1 B4 B5", None, None], drawn="B3")
     state, _ = discard(state, 0, "B3")
-    state, _ = MCR.apply(state, Action(1, CHOW, ids_of(state, 1, "B4 B5")))
+    state, _ = run(state, Action(1, CHOW, ids_of(state, 1, "B4 B5")), Action(2, PASS), Action(3, PASS))
     assert state.phase == TURN and state.to_act == (1,) and state.drawn == -1
     refused(state, Action(1, WIN), NOT_WIN)
     refused(state, Action(1, KONG, ranks=(TILE_IDS["T1"],)), Reason.WRONG_PHASE)
@@ -373,7 +394,7 @@ def claim_table():
     return discard(position([None, "W3 W4", "W5 W5", WIN_B], drawn="W5"), 0, "W5")
 
 
-def test_rule_5_claim_window_asks_every_seat_with_a_claim():
+def test_rule_5_claim_window_offers_each_seat_its_claims():
     state, events = claim_table()
     assert types(events) == ["DISCARD", "CLAIM_WINDOW"] and events[1].values["seats"] == 0b1110
     assert state.phase == CLAIM and state.to_act == (1, 2, 3)
@@ -414,6 +435,44 @@ def test_rule_5_nobody_claims_the_next_seat_draws():
     assert len(state.discards[0]) == 1 and state.phase == TURN
 
 
+@pytest.mark.parametrize("discarder", range(4))
+def test_mcr_every_claim_window_asks_all_three_other_seats(discarder):
+    """Trust rule: a discard nobody can claim opens the window a claimable one opens (the three
+    other seats asked, counterclockwise from the discarder, each with PASS only), and their
+    PASS answers lead to the next seat's draw, the state as it was when no window opened."""
+    quiet = position([None] * 4, turn=discarder, drawn="T9", front="W9")
+    asked, nxt = others(discarder), (discarder + 1) % 4
+    t9, w9 = quiet.drawn, quiet.wall[quiet.front]
+    state, events = discard(quiet, discarder, "T9")
+    assert types(events) == ["DISCARD", "CLAIM_WINDOW"] and events[1].seat == discarder
+    assert events[1].cards == (t9,) and events[1].values == {"seats": sum(1 << s for s in asked), "robbing": 0}
+    assert state.phase == CLAIM and state.to_act == asked
+    for seat in asked:
+        assert [a.kind for a, _ in MCR.legal_actions(state, seat)] == [PASS]
+        refused(state, Action(seat, WIN), NOT_WIN)
+    refused(state, Action(discarder, PASS), Reason.NOT_YOUR_TURN)
+    # the same window as after a discard the next seat may chow and the one after may pung
+    hands = [None] * 4
+    hands[nxt], hands[(discarder + 2) % 4] = "T7 T8", "T9 T9"
+    claimable, claim_events = discard(position(hands, turn=discarder, drawn="T9"), discarder, "T9")
+    assert claim_events[1].values == events[1].values and claimable.to_act == state.to_act
+    assert [(v.phase, v.to_act) for v in MCR.views(claimable, range(-1, 4))] == \
+        [(v.phase, v.to_act) for v in MCR.views(state, range(-1, 4))]
+    for i, seat in enumerate(asked):
+        state, events = MCR.apply(state, Action(seat, PASS))
+        if i < 2:
+            assert events == [] and state.to_act == asked[i + 1:] and state.phase == CLAIM
+    assert types(events) == ["PASS"] * 3 + ["DRAW"] and [e.seat for e in events] == [*asked, nxt]
+    assert events[3].cards == (w9,) and events[3].values["replacement"] == 0
+    hands = list(quiet.hands)
+    hands[discarder] &= ~(1 << t9)
+    hands[nxt] |= 1 << w9
+    discards = list(quiet.discards)
+    discards[discarder] += (t9,)
+    assert state == quiet._replace(hands=tuple(hands), discards=tuple(discards), front=quiet.front + 1,
+                                   to_act=(nxt,), turn=nxt, drawn=w9, step=quiet.step + 4)
+
+
 def test_rule_5_answers_are_simultaneous_and_collected():
     state, _ = claim_table()
     chow = Action(1, CHOW, ids_of(state, 1, "W3 W4"))
@@ -444,9 +503,14 @@ def test_rule_5_several_wins_first_counterclockwise_from_the_discarder_wins(disc
         hands[w] = WIN_B
     state = position(hands, turn=discarder, drawn="W5")
     state, _ = discard(state, discarder, "W5")
-    assert set(state.to_act) == set(winners)
-    state, events = run(state, *[Action(s, WIN) for s in reversed(state.to_act)])
-    assert types(events) == ["WIN"] and state.winner == expected  # 截和
+    assert state.to_act == others(discarder)
+    for seat in state.to_act:  # a winner next to the discarder may also chow (W4 W6)
+        kinds = [a.kind for a, _ in MCR.legal_actions(state, seat)]
+        assert kinds[-1] == WIN if seat in winners else kinds == [PASS]
+    (passer,) = set(state.to_act) - set(winners)
+    state, events = run(state, *[Action(s, WIN if s in winners else PASS) for s in reversed(state.to_act)])
+    assert types(events) == ["PASS", "WIN"] and events[0].seat == passer
+    assert events[1].seat == state.winner == expected  # 截和
     settlement = MCR.settle(state)
     pay = 8 + state.total
     assert settlement.points[discarder] == -pay and settlement.points[expected] == pay + 16
@@ -457,10 +521,12 @@ def test_rule_5_several_wins_first_counterclockwise_from_the_discarder_wins(disc
 def test_rule_5_chow_only_from_the_previous_seat():
     state = position([None, "W1 W2", "W2 W4", None], drawn="W3")
     state, _ = discard(state, 0, "W3")
-    assert state.to_act == (1,)  # seat 2 could chow W3 only from seat 1
+    assert state.to_act == (1, 2, 3) and [a.kind for a, _ in MCR.legal_actions(state, 1)] == [PASS, CHOW]
+    assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS]  # seat 2 could chow W3 only from seat 1
+    refused(state, Action(2, CHOW, ids_of(state, 2, "W2 W4")), Reason.NOT_YOUR_TURN)
     state = position([None, None, "W2 W4 W3 W3", None], drawn="W3")
     state, _ = discard(state, 0, "W3")
-    assert state.to_act == (2,) and [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
+    assert state.to_act == (1, 2, 3) and [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
     refused(state, Action(2, CHOW, ids_of(state, 2, "W2 W4")), Reason.NOT_YOUR_TURN)
 
 
@@ -482,8 +548,8 @@ def test_rule_5_an_exposed_kong_draws_its_replacement_from_the_back():
     state, _ = discard(state, 0, "J1")
     assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG, KONG]
     back_tile = state.wall[state.back - 1]
-    state, events = MCR.apply(state, Action(2, KONG))
-    assert types(events) == ["KONG", "DRAW"] and events[1].values["replacement"] == 1
+    state, events = run(state, Action(1, PASS), Action(2, KONG), Action(3, PASS))
+    assert types(events) == ["PASS", "PASS", "KONG", "DRAW"] and events[3].values["replacement"] == 1
     assert state.drawn == back_tile and state.after_kong and state.to_act == (2,)
     assert state.melds[2][0][:2] == (KONG_MELD, 0) and len(state.melds[2][0]) == 7
     state, events = MCR.apply(state, Action(2, WIN))  # 杠上开花 on the replacement
@@ -501,6 +567,8 @@ def test_rule_4_concealed_kong_is_hidden_and_replaced():
     assert MCR.view(state, 1).seats[0].melds == (Meld("kong", (), -1),)  # face down to the others
     assert NOTATION.format_cards(MCR.view(state, 0).seats[0].melds[0].cards) == "F1 F1 F1 F1"
     state, _ = discard(state, 0, "T9")
+    assert not state.after_kong and state.to_act == (1, 2, 3)
+    state, _ = pass_window(state)
     assert not state.after_kong and state.to_act == (1,)
 
 
@@ -517,11 +585,14 @@ def test_rule_4_robbing_an_added_kong():
     assert len(kongs) == 1 and kongs[0][1].label == "added kong 加杠"
     state, events = MCR.apply(state, kongs[0][0])
     assert types(events) == ["CLAIM_WINDOW"] and events[0].values["robbing"] == 1
-    assert state.phase == ROB and state.to_act == (2,)
+    assert events[0].values["seats"] == 0b1110
+    assert state.phase == ROB and state.to_act == (1, 2, 3)
     assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, WIN]
+    assert all([a.kind for a, _ in MCR.legal_actions(state, s)] == [PASS] for s in (1, 3))
     refused(state, Action(2, PUNG), Reason.WRONG_PHASE)
-    won, events = MCR.apply(state, Action(2, WIN))
-    assert types(events) == ["WIN"] and events[0].values["robbed_kong"] == 1
+    refused(state, Action(1, WIN), NOT_WIN)
+    won, events = run(state, Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    assert types(events) == ["PASS", "PASS", "WIN"] and events[2].values["robbed_kong"] == 1
     assert "抢杠和 Robbing the Kong x1" in fan_names(won)
     settlement = MCR.settle(won)
     pay = 8 + won.total
@@ -532,14 +603,21 @@ def test_rule_4_robbing_an_added_kong():
 def test_rule_4_added_kong_stands_when_nobody_robs():
     state = robbing_table()
     kong = next(a for a, _ in MCR.legal_actions(state, 0) if a.kind == KONG)
-    passed, events = run(state, kong, Action(2, PASS))
-    assert types(events) == ["CLAIM_WINDOW", "PASS", "KONG", "DRAW"] and events[2].values["added"] == 1
+    passed, events = run(state, kong, Action(1, PASS), Action(2, PASS), Action(3, PASS))
+    assert types(events) == ["CLAIM_WINDOW", "PASS", "PASS", "PASS", "KONG", "DRAW"]
+    assert events[4].values["added"] == 1
     assert passed.melds[0][0][:2] == (KONG_MELD, 1) and len(passed.melds[0][0]) == 7
-    assert NOTATION.format_cards(events[3].cards) == "B2" and passed.after_kong and passed.to_act == (0,)
+    assert NOTATION.format_cards(events[5].cards) == "B2" and passed.after_kong and passed.to_act == (0,)
     state = robbing_table(None)
     kong = next(a for a, _ in MCR.legal_actions(state, 0) if a.kind == KONG)
     state, events = MCR.apply(state, kong)
-    assert types(events) == ["KONG", "DRAW"]  # no robbing window when nobody can win
+    assert types(events) == ["CLAIM_WINDOW"] and events[0].values == {"seats": 0b1110, "robbing": 1}
+    assert state.phase == ROB and state.to_act == (1, 2, 3)  # a window even when nobody can win
+    assert all([a.kind for a, _ in MCR.legal_actions(state, s)] == [PASS] for s in (1, 2, 3))
+    state, events = pass_window(state)
+    assert types(events) == ["PASS"] * 3 + ["KONG", "DRAW"] and events[3].values["added"] == 1
+    assert state.melds[0][0][:2] == (KONG_MELD, 1) and len(state.melds[0][0]) == 7
+    assert NOTATION.format_cards(events[4].cards) == "B2" and state.after_kong and state.to_act == (0,)
 
 
 def test_rule_4_a_concealed_kong_cannot_be_robbed():
@@ -556,7 +634,9 @@ def test_rule_7_exhausted_wall_is_a_drawn_hand():
     state = position([None] * 4, drawn="T9", live=0)
     assert all(a.kind != KONG for a, _ in MCR.legal_actions(state, 0))
     state, events = discard(state, 0, "T9")
-    assert types(events) == ["DISCARD", "DRAWN_GAME"] and state.finished
+    assert types(events) == ["DISCARD", "CLAIM_WINDOW"] and state.to_act == (1, 2, 3)
+    state, events = pass_window(state)
+    assert types(events) == ["PASS"] * 3 + ["DRAWN_GAME"] and state.finished
     settlement = MCR.settle(state)
     assert settlement.points == (0, 0, 0, 0) and settlement.outcome == "drawn" and settlement.winners == ()
     assert state.to_act == () and MCR.legal_actions(state, 0) == []
@@ -566,17 +646,24 @@ def test_rule_7_exhausted_wall_is_a_drawn_hand():
 def test_rule_7_the_last_discard_may_only_be_won():
     state = position([None, "W3 W4", "W5 W5", None], drawn="W5", live=0)
     state, events = discard(state, 0, "W5")
-    assert types(events) == ["DISCARD", "DRAWN_GAME"]
+    assert types(events) == ["DISCARD", "CLAIM_WINDOW"] and state.to_act == (1, 2, 3)
+    assert all([a.kind for a, _ in MCR.legal_actions(state, s)] == [PASS] for s in (1, 2, 3))
+    refused(state, Action(1, CHOW, ids_of(state, 1, "W3 W4")), Reason.WRONG_PHASE)
+    refused(state, Action(2, PUNG), Reason.WRONG_PHASE)
+    state, events = pass_window(state)
+    assert types(events) == ["PASS"] * 3 + ["DRAWN_GAME"] and state.finished
 
 
 def test_rule_7_last_tile_claim_and_last_tile_draw():
     state = position([None, None, WIN_B, None], drawn="W5", live=0)
     state, _ = discard(state, 0, "W5")
-    state, _ = MCR.apply(state, Action(2, WIN))
+    state, _ = run(state, Action(1, PASS), Action(2, WIN), Action(3, PASS))
     assert "海底捞月 Last Tile Claim x1" in fan_names(state)
     state = position([None, None, None, WIN_A], turn=2, drawn="T9", front="B5", live=1)
     state, events = discard(state, 2, "T9")
-    assert types(events) == ["DISCARD", "DRAW"] and state.to_act == (3,) and state.front == state.back
+    assert types(events) == ["DISCARD", "CLAIM_WINDOW"] and state.to_act == (3, 0, 1)
+    state, events = pass_window(state)
+    assert types(events) == ["PASS"] * 3 + ["DRAW"] and state.to_act == (3,) and state.front == state.back
     state, _ = MCR.apply(state, Action(3, WIN))
     assert "妙手回春 Last Tile Draw x1" in fan_names(state)
 
@@ -584,7 +671,7 @@ def test_rule_7_last_tile_claim_and_last_tile_draw():
 def test_last_tile_win_when_three_copies_are_visible():
     state = position([None, None, WIN_B, None], drawn="W5", discards={1: "W5", 3: "W5 W5"})
     state, _ = discard(state, 0, "W5")
-    state, _ = MCR.apply(state, Action(2, WIN))
+    state, _ = run(state, Action(1, PASS), Action(2, WIN), Action(3, PASS))
     assert "和绝张 Last Tile x1" in fan_names(state)
 
 
@@ -596,6 +683,13 @@ def test_abandon_the_leaver_pays_8_to_each_other_seat():
     assert types(events) == ["ABANDON"] and state.finished
     settlement = MCR.settle(state)
     assert settlement.points == (-24, 8, 8, 8) and settlement.outcome == "abandoned"
+
+
+def kong_win():
+    """Seat 0 wins by self-draw holding a concealed kong of F1; seat 2, a loser, holds one of J1."""
+    kongs = {0: [("kong", -1, "F1 F1 F1 F1")], 2: [("kong", -1, "J1 J1 J1 J1")]}
+    state = position(["W1 W2 W3 W4 W5 W6 W7 W8 W9 B5", None, None, None], drawn="B5", melds=kongs)
+    return MCR.apply(state, Action(0, WIN))[0]
 
 
 def _reference_view(state: State, seat: int) -> View:
@@ -610,12 +704,13 @@ def _reference_view(state: State, seat: int) -> View:
     meld_names = {kind: name for name, kind in MELD_KINDS.items()}
     seats = []
     for s in range(4):
+        won = over and s == state.winner  # a win is shown; the losers' tiles stay hidden
         cards = {"discards": state.discards[s], "flowers": state.flowers[s]}
-        if over:
+        if won:
             cards["hand"] = ids(state.hands[s])
         melds = []
         for meld in state.melds[s]:
-            hidden = meld[1] < 0 and s != seat and not over  # rule 4: a concealed kong is face down
+            hidden = meld[1] < 0 and s != seat and not won  # rule 4: a concealed kong is face down
             melds.append(Meld(meld_names[meld[0]], () if hidden else meld[3:], meld[1]))
         seats.append(SeatView(state.hands[s].bit_count(), winds[(s - state.dealer) % 4], -1, {}, cards,
                               tuple(melds)))
@@ -635,7 +730,8 @@ def ids(mask: int) -> tuple[int, ...]:
 
 
 def test_views_equal_the_rule_by_rule_view_of_each_seat():
-    """Along random rounds, and with a concealed kong on the table, during and after the round."""
+    """Along random rounds, and with a concealed kong on the table, during and after the round
+    (abandoned, and won with a concealed kong in the winner's and a loser's melds)."""
     rnd = random.Random(11)
     states = []
     for n in range(6):
@@ -647,7 +743,7 @@ def test_views_equal_the_rule_by_rule_view_of_each_seat():
         states.append(state)
     kong = position(["F1 F1 F1 F1", None, None, None], drawn="W9", back="T9")
     kong, _ = MCR.apply(kong, Action(0, KONG, ranks=(TILE_IDS["F1"],)))
-    states += [kong, MCR.apply(kong, Action(1, ABANDON))[0]]
+    states += [kong, MCR.apply(kong, Action(1, ABANDON))[0], kong_win()]
     for state in states:
         seats = range(-1, 4)
         assert MCR.views(state, seats) == [_reference_view(state, s) for s in seats]
@@ -718,6 +814,49 @@ def test_views_hide_other_seats_concealed_tiles():
     assert MCR.check(state, Action(5, DISCARD, ranks=(0,))).reason == Reason.BAD_SEAT
 
 
+def concealed_tiles(state, seat):
+    """The seat's concealed hand and the tiles of its concealed kongs."""
+    return set(ids(state.hands[seat])) | {t for m in state.melds[seat] if m[1] < 0 for t in m[3:]}
+
+
+def test_mcr_finished_views_hide_the_losers_tiles():
+    """Trust rule: once the hand is won, every view shows the winner's concealed tiles (hand and
+    concealed kongs); no view but a loser's own shows a tile of its hand or concealed kong."""
+    self_drawn = kong_win()
+    on_discard, _ = run(claim_table()[0], Action(1, PASS), Action(2, PASS), Action(3, WIN))
+    robbed, _ = run(robbing_table(), Action(0, KONG, ranks=(TILE_IDS["W5"],)),
+                    Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    assert [MCR.settle(s).outcome for s in (self_drawn, on_discard, robbed)] == ["self_drawn", "won_on_discard",
+                                                                               "robbed_kong"]
+    finished = [self_drawn, on_discard, robbed]
+    rnd = random.Random(13)
+    for n in range(8):  # random hands (min_points 0), every win on the way taken in a branch
+        state = MCR.deal(Options(min_points=0), f"hidden-{n}".encode())
+        while not state.finished:
+            for seat in state.to_act:
+                for win in (a for a, _ in MCR.legal_actions(state, seat) if a.kind == WIN):
+                    finished.append(run(state, *[win if s == seat else Action(s, PASS) for s in state.to_act])[0])
+            seat = rnd.choice(state.to_act)
+            state, _ = MCR.apply(state, rnd.choice([a for a, _ in MCR.legal_actions(state, seat) if a.kind != WIN]))
+    assert len(finished) > 6
+    for viewer in range(-1, 4):  # the concealed kongs: the winner's face up, a loser's face down to others
+        melds = [s.melds for s in MCR.view(self_drawn, viewer).seats]
+        assert NOTATION.format_cards(melds[0][0].cards) == "F1 F1 F1 F1"
+        assert NOTATION.format_cards(melds[2][0].cards) == ("J1 J1 J1 J1" if viewer == 2 else "")
+    for state in finished:
+        winner = state.winner
+        assert state.finished and MCR.secret_cards(state, winner) == ()
+        for viewer in range(-1, 4):
+            view = MCR.view(state, viewer)
+            assert view.seats[winner].cards["hand"] == ids(state.hands[winner])
+            assert concealed_tiles(state, winner) <= set(shown_cards(view))
+            for loser in set(range(4)) - {winner}:
+                secret = concealed_tiles(state, loser)
+                assert set(MCR.secret_cards(state, loser)) == secret and "hand" not in view.seats[loser].cards
+                if viewer != loser:
+                    assert not secret & (set(view.hand) | set(shown_cards(view)))
+
+
 def test_unfinished_hand_is_not_settled_and_states_pack():
     state, _ = claim_table()
     with pytest.raises(IllegalAction) as error:
@@ -766,7 +905,7 @@ def test_mcr_rule_13_dealer_rotates_every_hand():
     # whoever wins: the dealer (self-drawn), another seat (on a discard), nobody (荒牌), a seat leaving
     dealer_won, _ = MCR.apply(position([None, None, WIN_A, None], turn=2, drawn="B5", dealer=2), Action(2, WIN))
     other_won, _ = run(claim_table()[0], Action(1, PASS), Action(2, PASS), Action(3, WIN))
-    drawn, _ = discard(position([None] * 4, turn=1, drawn="T9", live=0, dealer=1), 1, "T9")
+    drawn, _ = pass_window(discard(position([None] * 4, turn=1, drawn="T9", live=0, dealer=1), 1, "T9")[0])
     left, _ = MCR.apply(position([None] * 4, turn=3, drawn="T9", dealer=3), Action(1, ABANDON))
     cases = [(dealer_won, 2, 2, "self_drawn"), (other_won, 0, 3, "won_on_discard"), (drawn, 1, -1, "drawn"),
              (left, 3, -1, "abandoned")]
