@@ -330,7 +330,7 @@ class Doudizhu(TrickHooks, Game):
     id = "doudizhu"
     name = "斗地主 Dou Dizhu"
     min_seats = max_seats = SEATS
-    state_bytes = 1024  # measured at most ~600 with the largest entropy and options
+    state_bytes = 1024  # the contract suite checks the largest states (all entropy, largest options) fit
     Options = Options
     presets = {"qq": Options(), "coins_fixed_fee": Options(scoring="coins_fixed_fee"),
                "coins_rake": Options(scoring="coins_rake")}

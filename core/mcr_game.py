@@ -533,7 +533,7 @@ class Mahjong(Game):
     name = "国标麻将 Chinese Official Mahjong"
     min_seats = max_seats = SEATS
     notation = NOTATION
-    state_bytes = 2048  # measured at most ~1,700 with the largest entropy and options
+    state_bytes = 2048  # the contract suite checks the largest states (all entropy, largest options) fit
     private_events = PRIVATE_EVENTS
     Options = Options
     presets = {}

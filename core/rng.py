@@ -17,6 +17,7 @@ import secrets
 import struct
 
 SEED_BYTES = 32
+MAX_SEED_BYTES = 64  # a caller's seed (test servers); the server's own are SEED_BYTES
 MAX_ENTROPY_BYTES = 256  # the owner's
 MAX_SEAT_ENTROPY_BYTES = 32  # each seat's
 _SEATS_LABEL = b"referee/v1/seats"

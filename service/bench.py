@@ -10,6 +10,7 @@ concurrency (target: at least 0.8, the rules cost less than the transport).
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -27,6 +28,7 @@ from referee.v1 import referee_service_pb2_grpc as pb_grpc
 from referee.core.registry import GAMES, get_game
 
 from .server import Config, RefereeServer
+from .credentials import Credentials, bearer, from_metadata
 from .token import KeyRing, Sealer
 
 
@@ -69,15 +71,19 @@ def _interleaved(calls: dict, seconds: float, concurrency: int, rounds: int = 8,
     return {name: (n / wall, n / cpu) for name, (n, wall, cpu) in totals.items()}
 
 
-def _validate_request(stub, game: str, steps: int = 1) -> pb.ValidateRequest:
-    """An action to validate: deal, take the last legal action ``steps`` times (Dou Dizhu: bid
-    3, so the landlord is to lead), then the middle legal action of the seat to act."""
-    state = stub.Deal(pb.DealRequest(game=game, seed=b"bench"))
+def _validate_request(stub, game: str, steps: int = 1) -> tuple[pb.ValidateRequest, tuple]:
+    """An action to validate, with the metadata of the seat's credential (a frontend checking
+    candidate moves): deal, take the last legal action ``steps`` times as the owner (Dou Dizhu:
+    bid 3, so the landlord is to lead), then the middle legal action of the seat to act."""
+    deal = stub.Deal(pb.DealRequest(game=game, seed=b"bench"))
+    owner, state = (bearer(deal.owner_credential),), deal
     for _ in range(steps):
-        legal = stub.LegalActions(pb.LegalActionsRequest(state=state.state, seat=state.to_act[0]))
-        state = stub.Play(pb.PlayRequest(state=state.state, action=legal.actions[-1].action))
-    legal = stub.LegalActions(pb.LegalActionsRequest(state=state.state, seat=state.to_act[0]))
-    return pb.ValidateRequest(state=state.state, action=legal.actions[len(legal.actions) // 2].action)
+        legal = stub.LegalActions(pb.LegalActionsRequest(state=state.state, seat=state.to_act[0]), metadata=owner)
+        state = stub.Play(pb.PlayRequest(state=state.state, action=legal.actions[-1].action), metadata=owner)
+    seat = state.to_act[0]
+    legal = stub.LegalActions(pb.LegalActionsRequest(state=state.state, seat=seat), metadata=owner)
+    action = legal.actions[len(legal.actions) // 2].action
+    return pb.ValidateRequest(state=state.state, action=action), (bearer(deal.seat_credentials[seat]),)
 
 
 @contextlib.contextmanager
@@ -87,7 +93,7 @@ def _server_process():
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     proc = subprocess.Popen([sys.executable, "-m", "referee.service.cli", "serve", "--port", str(port),
-                             "--drain", "0", "--grace", "0", "--log-level", "WARNING"])
+                             "--drain", "0", "--grace", "0", "--log-level", "WARNING", "--allow-caller-seed"])
     ticks = os.sysconf("SC_CLK_TCK")
 
     def cpu() -> float:  # utime + stime of the server process, from /proc
@@ -106,9 +112,10 @@ def _server_process():
 
 
 def _measure(stub, seconds: float, concurrency: int, game: str, cpu) -> dict:
-    validate = _validate_request(stub, game)
+    validate, seat = _validate_request(stub, game)
     _window(stub.Ping, pb.PingRequest(), min(0.5, seconds), concurrency)  # warm up
-    rates = _interleaved({"ping": (stub.Ping, pb.PingRequest()), "validate": (stub.Validate, validate)},
+    rates = _interleaved({"ping": (stub.Ping, pb.PingRequest()),
+                          "validate": (functools.partial(stub.Validate, metadata=seat), validate)},
                          seconds * 2, concurrency, cpu=cpu)
     (ping_wall, ping_cpu), (validate_wall, validate_cpu) = rates["ping"], rates["validate"]
     return {"concurrency": concurrency, "seconds": seconds * 2,
@@ -125,7 +132,7 @@ def rpc_ratio(seconds: float = 2.0, concurrency: int = 8, game: str = "") -> dic
     with _server_process() as (address, server_cpu), grpc.insecure_channel(address) as channel:
         grpc.channel_ready_future(channel).result(timeout=30)
         separate = _measure(pb_grpc.RefereeServiceStub(channel), seconds, concurrency, game, server_cpu)
-    config = Config(port=0, threads=max(16, concurrency))
+    config = Config(port=0, threads=max(16, concurrency), allow_caller_seed=True)
     with RefereeServer(config, KeyRing.generate()) as server, grpc.insecure_channel(server.address) as channel:
         together = _measure(pb_grpc.RefereeServiceStub(channel), seconds, concurrency, game, time.process_time)
     return {"game": game, "server_process": separate, "one_process": together}
@@ -153,7 +160,14 @@ def token_costs(seconds: float = 0.5, game_id: str = "") -> dict:
     digest = per_call(lambda: hashlib.sha256(packed).digest(), [()], seconds / 3)
     seal = per_call(lambda: sealer.seal(game.id, 0, packed), [()], seconds / 3)
     open_ = per_call(lambda: sealer.open(token, game.id), [()], seconds / 3)
-    return {"game": game.id, "sha256_us": round(digest * 1e6, 2), "seal_us": round(seal * 1e6, 2), "open_us": round(open_ * 1e6, 2),
+    table = os.urandom(16)
+    metadata = (bearer(Credentials(sealer.ring).make(table, 1)),)
+    checks = {}
+    for name, cache in (("credential_check_us", 0), ("credential_check_cached_us", 4096)):
+        credentials = Credentials(sealer.ring, cache)  # 0: the MAC every time
+        checks[name] = round(per_call(lambda: credentials.caller(table, from_metadata(metadata)), [()],
+                                      seconds / 6) * 1e6, 2)
+    return {"game": game.id, **checks, "sha256_us": round(digest * 1e6, 2), "seal_us": round(seal * 1e6, 2), "open_us": round(open_ * 1e6, 2),
             "state_bytes": len(packed), "token_bytes": len(token)}
 
 
@@ -176,6 +190,10 @@ def bench(args) -> int:
     for name in ("seal", "open"):
         print(f"{'token ' + name + ' vs sha256 of the state':<34}{tokens['sha256_us']:>11.2f} us"
               f"{tokens[name + '_us']:>11.2f} us{tokens[name + '_us'] / tokens['sha256_us']:>8.1f}x  < 20 us")
+    for name, label in (("credential_check_us", "credential check (MAC) vs sha256"),
+                        ("credential_check_cached_us", "credential check (seen) vs sha256")):
+        print(f"{label:<34}{tokens['sha256_us']:>11.2f} us{tokens[name]:>11.2f} us"
+              f"{tokens[name] / tokens['sha256_us']:>8.1f}x  a few us (metadata -> role)")
     for label, r in (("server CPU-s", rpc["server_process"]), ("CPU-s, one process", rpc["one_process"])):
         print(f"{'Validate vs Ping, calls/' + label:<34}{r['ping_per_cpu_s']:>11} /s{r['validate_per_cpu_s']:>11} /s"
               f"{r['validate_to_ping']:>9.3f}  >= 0.8")

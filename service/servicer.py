@@ -43,7 +43,6 @@ from .credentials import OWNER, OWNER_CALLER, SPECTATOR, Caller, Credentials, fr
 from .token import ANSWER, CALLER_SEED, SEED, TABLE_BYTES, Sealer, check_seq
 
 MAX_REPLAY_ACTIONS = 1000
-MAX_SEED_BYTES = 1024
 MAX_POINTS = 10**15  # |cumulative_points|: far from int64 overflow
 MAX_BATCH_ITEMS = 500
 MAX_ANSWER_BYTES = 16 << 20  # the server's send limit: an answer must fit
@@ -551,8 +550,8 @@ def _item_error(error: RefereeError) -> pb.ItemError:
 
 
 def _check_seed(seed: bytes) -> None:
-    if not 0 < len(seed) <= MAX_SEED_BYTES:
-        raise InvalidAction(f"a seed is 1-{MAX_SEED_BYTES} bytes", Reason.BAD_SEED)
+    if not 0 < len(seed) <= rng.MAX_SEED_BYTES:
+        raise InvalidAction(f"a seed is 1-{rng.MAX_SEED_BYTES} bytes", Reason.BAD_SEED)
 
 
 def _check_entropy(owner: bytes, seats, num_seats: int) -> None:

@@ -119,7 +119,8 @@ def _largest_options(game):
 
 def test_states_fit_the_sealed_size_with_the_largest_entropy_and_options(game):
     """Tokens are padded to ``state_bytes``: the largest state must fit (the longest options,
-    the owner's 256 bytes and every seat's 32 bytes of entropy, a match with big totals)."""
+    the longest caller seed, the owner's 256 bytes and every seat's 32 bytes of entropy, a match
+    with big totals)."""
     try:
         options = game.make_options("", _largest_options(game))
     except Exception:  # options whose largest values do not go together: the defaults then
@@ -130,7 +131,7 @@ def test_states_fit_the_sealed_size_with_the_largest_entropy_and_options(game):
         for k in range(8):
             first, _ = game.apply(game.deal(options, b"x", b"", seats), Action(0, ABANDON))
             match = game.next_round(first)._replace(round=10**6, totals=(-10**12,) * seats)
-            state = game.deal(options, b"size %d" % k, entropy, seats, match)
+            state = game.deal(options, bytes([k]) * rng.MAX_SEED_BYTES, entropy, seats, match)
             while True:
                 check_packed_size(game, state)
                 if state.finished:
