@@ -1,13 +1,15 @@
 """Judged actions per server core: JudgeBatch against unary Validate + Play, in one run.
 
-One server worker (``referee serve`` on 127.0.0.1, a free port) judges the same recorded games
-both ways. First bots play ``--games`` Dou Dizhu rounds from fixed seeds through the unary API
-(LegalActions, Play) and their actions are kept. Then windows alternate: a *unary* window
-deals ``--unary-tables`` tables (not measured) and replays their actions with one Validate and
-one Play call per action from ``--clients`` threads; a *batch* window deals ``--batch-tables``
-tables and replays them through JudgeBatch, one call per round carrying a Validate item and a
-Play item for every table still playing (``--batch`` tables per call, ``--batch-clients``
-threads: a backend keeps a few batches in flight on its connection).
+One server worker (``referee serve --allow-caller-seed`` on 127.0.0.1, a free port: the
+recorded rounds are dealt again from their seeds) judges the same recorded games both ways.
+First bots play ``--games`` Dou Dizhu rounds from fixed seeds through the unary API (the
+owner acting for every seat: LegalActions, Play) and their actions are kept. Then windows
+alternate: a *unary* window deals ``--unary-tables`` tables (not measured) and replays their
+actions with one Validate and one Play call per action from ``--clients`` threads; a *batch*
+window deals ``--batch-tables`` tables and replays them through JudgeBatch, one call per round
+carrying a Validate item and a Play item for every table still playing (``--batch`` tables per
+call, ``--batch-clients`` threads: a backend keeps a few batches in flight on its connection).
+Every call carries the table's owner credential (batch items each their own).
 Every answer is checked (the verdict is legal, the play is accepted with seq + 1, the last
 action finishes the round, the settlement adds up). A judged action is one Validate or Play
 answer; per window we take the server worker's CPU seconds (psutil) and the wall time.
@@ -36,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from runner import Server  # noqa: E402
 
 from referee.service import bots  # noqa: E402
+from referee.service.credentials import bearer  # noqa: E402
 from referee.v1 import referee_service_pb2 as pb  # noqa: E402
 from referee.v1 import referee_service_pb2_grpc as pb_grpc  # noqa: E402
 
@@ -50,18 +53,19 @@ def record(stub, games: int, seed: int) -> list[tuple[bytes, list]]:
     scripts = []
     for i in range(games):
         deal_seed = hashlib.sha256(f"batch-vs-unary/{seed}/{i}".encode()).digest()
-        played = bots.play_round(stub, rng, game="doudizhu", seed=deal_seed)
+        played = bots.play_round(stub, rng, game="doudizhu", seed=deal_seed, as_seats=False)
         scripts.append((deal_seed, list(played.actions)))
     return scripts
 
 
 def deal_tables(stub, scripts, count: int, offset: int) -> list[list]:
-    """``count`` tables [state, seq, actions, deal commitment] dealt from the recorded seeds."""
+    """``count`` tables [state, seq, actions, deal commitment, owner credential] dealt from the
+    recorded seeds."""
     tables = []
     for i in range(count):
         seed, actions = scripts[(offset + i) % len(scripts)]
         deal = stub.Deal(pb.DealRequest(game="doudizhu", seed=seed))
-        tables.append([deal.state, deal.seq, actions, deal.commitment])
+        tables.append([deal.state, deal.seq, actions, deal.commitment, deal.owner_credential])
     return tables
 
 
@@ -77,9 +81,11 @@ def check_pair(verdict: pb.ValidateResponse, play: pb.PlayResponse, table: list)
 def unary_worker(stub, tables: list[list]) -> int:
     judged = 0
     for table in tables:
+        owner = (bearer(table[4]),)
         for action in table[2]:
-            verdict = stub.Validate(pb.ValidateRequest(state=table[0], action=action, expected_seq=table[1]))
-            play = stub.Play(pb.PlayRequest(state=table[0], action=action, expected_seq=table[1]))
+            verdict = stub.Validate(pb.ValidateRequest(state=table[0], action=action, expected_seq=table[1]),
+                                    metadata=owner)
+            play = stub.Play(pb.PlayRequest(state=table[0], action=action, expected_seq=table[1]), metadata=owner)
             check_pair(verdict, play, table)
             table[0], table[1] = play.state, play.seq
             judged += 2
@@ -94,8 +100,10 @@ def batch_worker(stub, tables: list[list], size: int) -> int:
             items = []
             for t in live:
                 action = t[2][t[1]]
-                items.append(pb.JudgeItem(validate=pb.ValidateRequest(state=t[0], action=action, expected_seq=t[1])))
-                items.append(pb.JudgeItem(play=pb.PlayRequest(state=t[0], action=action, expected_seq=t[1])))
+                items.append(pb.JudgeItem(validate=pb.ValidateRequest(state=t[0], action=action, expected_seq=t[1]),
+                                          credential=t[4]))
+                items.append(pb.JudgeItem(play=pb.PlayRequest(state=t[0], action=action, expected_seq=t[1]),
+                                          credential=t[4]))
             results = stub.JudgeBatch(pb.JudgeBatchRequest(items=items)).results
             for n, t in enumerate(live):
                 verdict, play = results[2 * n], results[2 * n + 1]
@@ -132,10 +140,10 @@ def window(server: Server, stub, tables: list[list], clients: int, work) -> tupl
 
 
 def settle(stub, tables: list[list]) -> None:
-    for state, seq, actions, commitment in tables:
+    for state, seq, actions, commitment, owner in tables:
         if seq != len(actions):
             raise Failed(f"a round stopped at {seq} of {len(actions)} actions")
-        score = stub.Score(pb.ScoreRequest(state=state))
+        score = stub.Score(pb.ScoreRequest(state=state), metadata=(bearer(owner),))  # the owner's: with the seed
         s = score.settlement
         if sum(s.points) + s.house != 0 or hashlib.sha256(score.seed).digest() != commitment:
             raise Failed("a settlement does not add up or the seed does not match")
@@ -154,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
     rows = {"unary": [], "batch": []}
-    with tempfile.TemporaryDirectory() as tmp, Server(1, args.threads, Path(tmp) / "server.log") as server:
+    with tempfile.TemporaryDirectory() as tmp, \
+            Server(1, args.threads, Path(tmp) / "server.log", allow_caller_seed=True) as server:
         server.wait_ready()
         options = [("grpc.max_receive_message_length", 64 << 20)]
         with grpc.insecure_channel(server.address, options=options) as channel:

@@ -1,10 +1,12 @@
 """The servicer alone: thread CPU per call and per step with no gRPC and no load.
 
 Plays fresh rounds of each game through ``RefereeServicer`` in this process the way the
-`games` Locust profile does (LegalActions for the awaited seat, Validate of half the choices,
-Play; random legal choices) and prints µs of thread CPU per LegalActions, Validate and Play,
-then the steps timed by ``stages_serve.py`` (the same wrappers, so the numbers compare with a
-server under load):
+`games` Locust profile does (each awaited seat with its own credential: LegalActions, Validate
+of half the choices, Play; random legal choices; in a simultaneous decision the seats' Plays
+come back as sealed answers and the owner applies them in one Play) and prints µs of thread CPU
+per LegalActions, Validate and Play (a seat's sealed answer and the owner's Play applying the
+answers apart), then the steps timed by ``stages_serve.py`` (the same wrappers, so the numbers
+compare with a server under load):
 
     .venv/bin/python loadtest/inprocess.py --rounds 40
 
@@ -28,41 +30,73 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import stages_serve  # noqa: E402  (the step timers)
 
 from referee.core.registry import GAMES  # noqa: E402
+from referee.service.credentials import bearer  # noqa: E402
 from referee.service.servicer import RefereeServicer  # noqa: E402
 from referee.service.token import KeyRing, Sealer  # noqa: E402
 from referee.v1 import referee_service_pb2 as pb  # noqa: E402
 
 
-def play(servicer: RefereeServicer, game: str, rounds: int, rng: random.Random) -> dict:
-    spent = {"LegalActions": [0, 0.0], "Validate": [0, 0.0], "Play": [0, 0.0]}
+class Context:
+    """What the servicer reads of a gRPC call's context: its metadata (one credential)."""
 
-    def timed(name, method, request):
+    def __init__(self, credential: bytes = b""):
+        self.metadata = (bearer(credential),) if credential else ()
+
+    def invocation_metadata(self):
+        return self.metadata
+
+
+NOBODY = Context()
+
+
+def play(servicer: RefereeServicer, game: str, rounds: int, rng: random.Random) -> dict:
+    spent = {name: [0, 0.0] for name in ("LegalActions", "Validate", "Play", "Play (sealed answer)",
+                                          "Play (owner applies answers)")}
+
+    def timed(name, method, request, context):
         start = time.thread_time()
-        reply = method(request, None)
+        reply = method(request, context)
         spent[name][0] += 1
         spent[name][1] += time.thread_time() - start
         return reply
 
     for _ in range(rounds):
-        deal = servicer.Deal(pb.DealRequest(game=game), None)
-        state, to_act, seq, finished = deal.state, deal.to_act, deal.seq, False
+        deal = servicer.Deal(pb.DealRequest(game=game), NOBODY)
+        owner, seats = Context(deal.owner_credential), [Context(c) for c in deal.seat_credentials]
+        state, to_act, seq, finished = deal.state, list(deal.to_act), deal.seq, False
         while not finished:
-            legal = timed("LegalActions", servicer.LegalActions,
-                          pb.LegalActionsRequest(state=state, seat=to_act[0], expected_seq=seq))
-            action = rng.choice(legal.actions).action
-            if rng.random() < 0.5:
-                timed("Validate", servicer.Validate, pb.ValidateRequest(state=state, action=action, expected_seq=seq))
-            reply = timed("Play", servicer.Play, pb.PlayRequest(state=state, action=action, expected_seq=seq))
-            state, to_act, seq, finished = reply.state, reply.to_act, reply.seq, reply.finished
+            reply, answers = None, []
+            for seat in to_act:
+                legal = timed("LegalActions", servicer.LegalActions,
+                              pb.LegalActionsRequest(state=state, seat=seat, expected_seq=seq), seats[seat])
+                action = rng.choice(legal.actions).action
+                if rng.random() < 0.5:
+                    timed("Validate", servicer.Validate,
+                          pb.ValidateRequest(state=state, action=action, expected_seq=seq), seats[seat])
+                start = time.thread_time()
+                played = servicer.Play(pb.PlayRequest(state=state, action=action, expected_seq=seq), seats[seat])
+                name = "Play (sealed answer)" if played.answer else "Play"
+                spent[name][0] += 1
+                spent[name][1] += time.thread_time() - start
+                if not played.answer:
+                    reply = played
+                    break
+                answers.append(played.answer)
+            if reply is None:
+                reply = timed("Play (owner applies answers)", servicer.Play,
+                              pb.PlayRequest(state=state, answers=answers, expected_seq=seq), owner)
+            state, to_act, seq, finished = reply.state, list(reply.to_act), reply.seq, reply.finished
     return {name: round(1e6 * s / n, 1) for name, (n, s) in spent.items() if n}
 
 
 def _random_round(servicer: RefereeServicer, game: str, rng: random.Random) -> None:
-    deal = servicer.Deal(pb.DealRequest(game=game), None)
+    """A round played by its owner for every seat."""
+    deal = servicer.Deal(pb.DealRequest(game=game), NOBODY)
+    owner = Context(deal.owner_credential)
     state, to_act, finished = deal.state, deal.to_act, False
     while not finished:
-        legal = servicer.LegalActions(pb.LegalActionsRequest(state=state, seat=to_act[0]), None)
-        reply = servicer.Play(pb.PlayRequest(state=state, action=rng.choice(legal.actions).action), None)
+        legal = servicer.LegalActions(pb.LegalActionsRequest(state=state, seat=to_act[0]), owner)
+        reply = servicer.Play(pb.PlayRequest(state=state, action=rng.choice(legal.actions).action), owner)
         state, to_act, finished = reply.state, reply.to_act, reply.finished
 
 

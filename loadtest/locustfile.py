@@ -8,14 +8,24 @@ fails (a legal move refused, a verdict that contradicts LegalActions, a round th
 finish, a settlement that does not add up, a seed that does not match its commitment) is a
 ``game`` failure with the reason.
 
+They play as a platform does (README, "Seats, owner and fair deals"): the server draws every
+seed; Deal returns one credential per seat and the owner's. ``GamesUser`` and ``ValidateUser``
+relay players: each seat asks LegalActions, Validates and Plays with its own credential (and
+sees its own view); in a simultaneous decision (an mcr claim window asks all three other
+seats) each awaited seat's Play comes back as a sealed answer and the owner applies them all in
+one Play; a player who leaves is ABANDONed by the owner; the owner Scores (and checks the seed
+against the deal's commitment). ``BatchUser`` is a backend acting as the owner for every seat.
+
 Users (pick one or more by class name on the locust command line; ``referee load --profile``
-does it): ``GamesUser`` (a game backend: Deal, per turn LegalActions, often Validate, Play,
-then Score; a few illegal tries that must be refused), ``ValidateUser`` (a frontend checking
+does it): ``GamesUser`` (Deal, per turn LegalActions, often Validate, Play, then Score; a few
+illegal tries that must be refused: an action of a seat not awaited, a card not in the hand, a
+pass where none is allowed, an action for another seat), ``ValidateUser`` (a frontend checking
 moves: per turn several Validate calls, legal and illegal, then Play), ``NoopUser`` (Ping only:
 the cost of gRPC alone), ``BatchUser`` (one backend connection running many tables through
-JudgeBatch). Options (after the locustfile's own arguments): ``--referee-rate`` calls/s for all
-users together (0: as fast as they go), ``--referee-seed``, ``--referee-tables`` (BatchUser),
-``--referee-games`` (a comma-separated subset of the registered games).
+JudgeBatch, the owner's credential on every item). Options (after the locustfile's own
+arguments): ``--referee-rate`` calls/s for all users together (0: as fast as they go),
+``--referee-seed``, ``--referee-tables`` (BatchUser), ``--referee-games`` (a comma-separated
+subset of the registered games).
 """
 from __future__ import annotations
 
@@ -34,6 +44,7 @@ from locust import User, constant, events, task  # noqa: E402
 from locust.exception import StopUser  # noqa: E402
 
 from referee.service import bots  # noqa: E402
+from referee.service.credentials import bearer  # noqa: E402
 from referee.v1 import actions_pb2  # noqa: E402
 from referee.v1 import referee_service_pb2 as pb  # noqa: E402
 from referee.v1 import referee_service_pb2_grpc as pb_grpc  # noqa: E402
@@ -123,12 +134,13 @@ class RefereeUser(User):
                 gevent.sleep(self.next_call - now)
             self.next_call = max(self.next_call, now - self.interval) + self.interval
 
-    def call(self, method: str, request, refuse: grpc.StatusCode | None = None):
-        """One RPC; with ``refuse`` it must fail with that code (returns None then)."""
+    def call(self, method: str, request, refuse: grpc.StatusCode | None = None, metadata=()):
+        """One RPC (``metadata``: the caller's credential); with ``refuse`` it must fail with
+        that code (returns None then)."""
         self.pace()
         self.interceptor.expect = refuse
         try:
-            return getattr(self.stub, method)(request)
+            return getattr(self.stub, method)(request, metadata=metadata)
         except grpc.RpcError as error:
             if refuse is not None and error.code() == refuse:
                 return None
@@ -143,6 +155,7 @@ class RefereeUser(User):
 # --- the games on offer -----------------------------------------------------------------------
 _TABLES: list[tuple[str, str]] = []  # (game, preset) choices, shared by the users of a process
 _WEIGHTS: list[float] = []
+CARD_IDS: dict[str, int] = {}  # game -> size of its card space (GameInfo.card_ids), for illegal tries
 
 
 def game_mix(stub, only: str = "") -> tuple[list[tuple[str, str]], list[float]]:
@@ -154,6 +167,7 @@ def game_mix(stub, only: str = "") -> tuple[list[tuple[str, str]], list[float]]:
         if not games:
             raise StopUser()
         for info in games:
+            CARD_IDS[info.id] = info.card_ids
             presets = [""] + [p.name for p in info.presets]
             for preset in presets:
                 _TABLES.append((info.id, preset))
@@ -161,21 +175,46 @@ def game_mix(stub, only: str = "") -> tuple[list[tuple[str, str]], list[float]]:
     return _TABLES, _WEIGHTS
 
 
+class Table:
+    """A dealt table's credentials as call metadata: the owner's and each seat's."""
+
+    def __init__(self, deal: pb.DealResponse):
+        self.owner = (bearer(deal.owner_credential),)
+        self.seats = [(bearer(c),) for c in deal.seat_credentials]
+
+
 def check_deal(deal: pb.DealResponse) -> None:
     if deal.seq != 0 or not deal.to_act or len(deal.commitment) != 32 or not deal.views:
         raise CheckFailed("deal: seq 0, a seat to act, a 32-byte commitment and views expected")
+    if [v.seat for v in deal.views] != list(range(len(deal.views))) or any(v.test_deal for v in deal.views):
+        raise CheckFailed("deal: every seat's view (the owner's), none a test deal, expected")
+    if len(deal.seat_credentials) != len(deal.views) or not deal.owner_credential:
+        raise CheckFailed("deal: a credential per seat and the owner's expected")
 
 
-def check_play(reply: pb.PlayResponse, seq: int, seats: int) -> None:
-    if reply.seq != seq + 1:
-        raise CheckFailed(f"play: seq {reply.seq} after {seq}")
-    if len(reply.views) != seats or not reply.state:
-        raise CheckFailed("play: a view per seat and a token expected")
+def check_play(reply: pb.PlayResponse, seq: int, seats) -> None:
+    """An applied Play at ``seq`` (the state it was sent with, plus the steps it applied) showing
+    the views of ``seats`` (a seat its own; the owner every seat's)."""
+    if reply.seq != seq or reply.answer:
+        raise CheckFailed(f"play: seq {reply.seq}, expected {seq}, and no sealed answer")
+    if [v.seat for v in reply.views] != list(seats) or not reply.state:
+        raise CheckFailed(f"play: the views of seats {list(seats)} and a token expected, "
+                          f"got views of {[v.seat for v in reply.views]}")
     if not reply.finished and not reply.to_act:
         raise CheckFailed("play: an unfinished round awaits nobody")
 
 
-def check_score(score: pb.ScoreResponse, deal: pb.DealResponse, seats: int) -> None:
+def check_answer(reply: pb.PlayResponse, seq: int, to_act) -> None:
+    """A seat's sealed answer to a simultaneous decision: nothing of the state moves or shows."""
+    if not reply.answer or reply.state or reply.seq != seq or reply.views or reply.events:
+        raise CheckFailed("play: a sealed answer alone expected (no state, views or events, the same seq)")
+    if list(reply.to_act) != list(to_act):
+        raise CheckFailed(f"play: a sealed answer changed the seats awaited to {list(reply.to_act)}")
+
+
+def check_score(score: pb.ScoreResponse, deal: pb.DealResponse, seats: int, game: str) -> None:
+    """The owner's Score: the settlement adds up, the seed matches the deal's commitment and the
+    deal record is there (what `referee verify` re-derives the cards from)."""
     s = score.settlement
     if len(s.points) != seats:
         raise CheckFailed(f"score: {len(s.points)} points for {seats} seats")
@@ -187,10 +226,13 @@ def check_score(score: pb.ScoreResponse, deal: pb.DealResponse, seats: int) -> N
         raise CheckFailed("score: cumulative points differ from the round's points")
     if not hashlib.sha256(score.seed).digest() == score.commitment == deal.commitment:
         raise CheckFailed("score: the revealed seed does not match the deal's commitment")
+    if s.test_deal or score.deal.game != game or score.deal.seats != seats:
+        raise CheckFailed("score: the owner's answer holds the deal record of a fair deal")
 
 
 class GameUser(RefereeUser):
-    """Plays rounds one after another; subclasses decide what a turn checks."""
+    """Plays rounds one after another as a platform relaying its players; subclasses decide what
+    a seat's turn checks before it plays."""
 
     abstract = True
 
@@ -203,19 +245,47 @@ class GameUser(RefereeUser):
         try:
             deal = self.call("Deal", pb.DealRequest(game=game, preset=preset))
             check_deal(deal)
-            seats = len(deal.views)
-            state, seq, views, to_act, finished = deal.state, deal.seq, deal.views, deal.to_act, False
+            table, seats = Table(deal), len(deal.views)
+            hands = {v.seat: list(v.hand.ids) for v in deal.views}
+            state, seq, to_act, finished = deal.state, deal.seq, list(deal.to_act), False
             calls = 1
             while not finished:
                 if seq >= MAX_ACTIONS:
                     raise CheckFailed(f"round not finished after {MAX_ACTIONS} actions")
-                action, n = self.turn(state, seq, views, to_act)
-                reply = self.call("Play", pb.PlayRequest(state=state, action=action, expected_seq=seq))
-                check_play(reply, seq, seats)
-                calls += n + 1
-                state, seq, views, to_act, finished = reply.state, reply.seq, reply.views, reply.to_act, reply.finished
-            score = self.call("Score", pb.ScoreRequest(state=state))
-            check_score(score, deal, seats)
+                if self.rng.random() < ABANDON_RATE:  # a player left: the owner abandons for the seat
+                    leaver = self.rng.randrange(seats)
+                    reply = self.call("Play", pb.PlayRequest(state=state, action=actions_pb2.Action(
+                        seat=leaver, kind="ABANDON"), expected_seq=seq), metadata=table.owner)
+                    check_play(reply, seq + 1, range(seats))
+                    calls += 1
+                    state, seq, to_act, finished = reply.state, reply.seq, list(reply.to_act), reply.finished
+                    continue
+                reply, answers = None, []
+                for seat in to_act:
+                    mine = table.seats[seat]
+                    action, n = self.turn(state, seq, seat, to_act, table, hands, game)
+                    played = self.call("Play", pb.PlayRequest(state=state, action=action, expected_seq=seq),
+                                       metadata=mine)
+                    calls += n + 1
+                    if played.answer:  # a simultaneous decision: sealed until the owner applies it
+                        check_answer(played, seq, to_act)
+                        answers.append(played.answer)
+                        continue
+                    check_play(played, seq + 1, [seat])
+                    reply = played
+                    break
+                if reply is None:
+                    if not answers:
+                        raise CheckFailed(f"nobody answered for the awaited seats {to_act}")
+                    reply = self.call("Play", pb.PlayRequest(state=state, answers=answers, expected_seq=seq),
+                                      metadata=table.owner)
+                    check_play(reply, seq + len(answers), range(seats))
+                    calls += 1
+                for view in reply.views:
+                    hands[view.seat] = list(view.hand.ids)
+                state, seq, to_act, finished = reply.state, reply.seq, list(reply.to_act), reply.finished
+            score = self.call("Score", pb.ScoreRequest(state=state), metadata=table.owner)
+            check_score(score, deal, seats, game)
             self.game_event(name, started, calls + 1)
         except CheckFailed as failure:
             self.game_event(name, started, calls, failure)
@@ -228,63 +298,73 @@ class GameUser(RefereeUser):
     def channel_closing(error: grpc.RpcError) -> bool:
         return error.code() == grpc.StatusCode.CANCELLED
 
-    def hint(self, state: bytes, seq: int, seat: int) -> pb.LegalActionsResponse:
-        legal = self.call("LegalActions", pb.LegalActionsRequest(state=state, seat=seat, expected_seq=seq))
+    def hint(self, state: bytes, seq: int, seat: int, metadata) -> pb.LegalActionsResponse:
+        legal = self.call("LegalActions", pb.LegalActionsRequest(state=state, seat=seat, expected_seq=seq),
+                          metadata=metadata)
         if not legal.actions:
             raise CheckFailed(f"no legal action for the awaited seat {seat}")
         return legal
 
-    def try_illegal(self, state, seq, legal, views, to_act) -> int:
+    def illegal_attempts(self, seat, legal, to_act, table, hands, game):
+        """(action, the credential sending it, the status it must get) for ``seat``'s turn."""
+        tries = bots._illegal_attempts(self.rng, seat, legal, to_act, len(table.seats), CARD_IDS[game],
+                                       hands.get(seat, ()))
+        return [(action, table.seats[sender], code) for action, sender, code in tries]
+
+    def try_illegal(self, state, seq, seat, legal, to_act, table, hands, game) -> int:
         """Sometimes send an action the API says is illegal; it must be refused. Returns calls made."""
         if self.rng.random() >= ILLEGAL_RATE:
             return 0
-        attempt = bots._illegal_attempt(self.rng, to_act[0], legal, views, to_act)
-        if attempt is None:
+        tries = self.illegal_attempts(seat, legal, to_act, table, hands, game)
+        if not tries:
             return 0
-        self.call("Play", pb.PlayRequest(state=state, action=attempt, expected_seq=seq),
-                  refuse=grpc.StatusCode.FAILED_PRECONDITION)
+        action, metadata, code = self.rng.choice(tries)
+        self.call("Play", pb.PlayRequest(state=state, action=action, expected_seq=seq), refuse=code, metadata=metadata)
         return 1
 
-    def choose(self, legal: pb.LegalActionsResponse, views) -> actions_pb2.Action:
-        if self.rng.random() < ABANDON_RATE:
-            return actions_pb2.Action(seat=self.rng.randrange(len(views)), kind="ABANDON")
-        return self.rng.choice(legal.actions).action
-
-    def validate(self, state: bytes, seq: int, action) -> None:
-        verdict = self.call("Validate", pb.ValidateRequest(state=state, action=action, expected_seq=seq))
+    def validate(self, state: bytes, seq: int, action, metadata) -> None:
+        verdict = self.call("Validate", pb.ValidateRequest(state=state, action=action, expected_seq=seq),
+                            metadata=metadata)
         if not verdict.legal:
             raise CheckFailed(f"a legal action judged illegal: {verdict.message}")
 
 
 class GamesUser(GameUser):
-    """A game backend: LegalActions (the player's hint), sometimes Validate, then Play."""
+    """A game backend relaying its players: the seat's LegalActions (its hint), sometimes an
+    illegal try, sometimes Validate, then its Play."""
 
-    def turn(self, state, seq, views, to_act):
-        legal = self.hint(state, seq, to_act[0])
-        calls = 1 + self.try_illegal(state, seq, legal, views, to_act)
-        action = self.choose(legal, views)
+    def turn(self, state, seq, seat, to_act, table, hands, game):
+        mine = table.seats[seat]
+        legal = self.hint(state, seq, seat, mine)
+        calls = 1 + self.try_illegal(state, seq, seat, legal, to_act, table, hands, game)
+        action = self.rng.choice(legal.actions).action
         if self.rng.random() < VALIDATE_RATE:
-            self.validate(state, seq, action)
+            self.validate(state, seq, action, mine)
             calls += 1
         return action, calls
 
 
 class ValidateUser(GameUser):
     """A frontend checking moves: per turn several legal candidates and one illegal try are
-    validated (Validate answers legal=false for the latter, no error), then one is played."""
+    validated (Validate answers legal=false for the latter, no error; an action for another
+    seat is refused PERMISSION_DENIED), then one is played."""
 
-    def turn(self, state, seq, views, to_act):
-        legal = self.hint(state, seq, to_act[0])
+    def turn(self, state, seq, seat, to_act, table, hands, game):
+        mine = table.seats[seat]
+        legal = self.hint(state, seq, seat, mine)
         for _ in range(FRONTEND_CHECKS):
-            self.validate(state, seq, self.rng.choice(legal.actions).action)
+            self.validate(state, seq, self.rng.choice(legal.actions).action, mine)
         calls = 1 + FRONTEND_CHECKS
-        attempt = bots._illegal_attempt(self.rng, to_act[0], legal, views, to_act)
-        if attempt is not None:
-            verdict = self.call("Validate", pb.ValidateRequest(state=state, action=attempt, expected_seq=seq))
-            if verdict.legal:
+        tries = self.illegal_attempts(seat, legal, to_act, table, hands, game)
+        if tries:
+            attempt, metadata, code = self.rng.choice(tries)
+            request = pb.ValidateRequest(state=state, action=attempt, expected_seq=seq)
+            if code == grpc.StatusCode.PERMISSION_DENIED:
+                self.call("Validate", request, refuse=code, metadata=metadata)
+            elif self.call("Validate", request, metadata=metadata).legal:
                 raise CheckFailed(f"an illegal action judged legal: {attempt}")
             calls += 1
-        return self.choose(legal, views), calls
+        return self.rng.choice(legal.actions).action, calls
 
 
 class NoopUser(RefereeUser):
@@ -300,12 +380,14 @@ class NoopUser(RefereeUser):
 
 
 class BatchUser(RefereeUser):
-    """One backend connection running ``--referee-tables`` tables through JudgeBatch: one batch
-    of LegalActions items for every table awaiting a move, then one batch with a Validate and a
-    Play item per table. Rounds that end are scored (Score) and replaced by new deals (Deal)."""
+    """One backend connection running ``--referee-tables`` tables through JudgeBatch as their
+    owner (each item carries the table's owner credential, so the owner acts for the awaited
+    seat, in a simultaneous decision too): one batch of LegalActions items for every table
+    awaiting a move, then one batch with a Validate and a Play item per table. Rounds that end
+    are scored (Score, as the owner) and replaced by new deals (Deal)."""
 
     def on_start(self):
-        self.tables = {}  # table number -> [name, started, deal, state, seq, views, to_act]
+        self.tables = {}  # table number -> [name, started, deal, game, state, seq, views, to_act]
         self.count = max(1, getattr(self.environment.parsed_options, "referee_tables", 50))
         self.serial = 0
 
@@ -315,7 +397,7 @@ class BatchUser(RefereeUser):
         deal = self.call("Deal", pb.DealRequest(game=game, preset=preset))
         check_deal(deal)
         self.serial += 1
-        self.tables[self.serial] = [f"{game}/{preset or 'default'}", time.perf_counter(), deal,
+        self.tables[self.serial] = [f"{game}/{preset or 'default'}", time.perf_counter(), deal, game,
                                     deal.state, deal.seq, deal.views, deal.to_act]
 
     def fail(self, key, failure: Exception) -> None:
@@ -329,7 +411,8 @@ class BatchUser(RefereeUser):
                 self.new_table()
             keys = list(self.tables)
             hints = self.call("JudgeBatch", pb.JudgeBatchRequest(items=[
-                pb.JudgeItem(legal_actions=pb.LegalActionsRequest(state=t[3], seat=t[6][0], expected_seq=t[4]))
+                pb.JudgeItem(legal_actions=pb.LegalActionsRequest(state=t[4], seat=t[7][0], expected_seq=t[5]),
+                             credential=t[2].owner_credential)
                 for t in map(self.tables.get, keys)])).results
             items, chosen = [], []
             for key, hint in zip(keys, hints):
@@ -338,8 +421,11 @@ class BatchUser(RefereeUser):
                     self.fail(key, CheckFailed(f"batch hint: {hint.error.message or 'no legal action'}"))
                     continue
                 action = self.rng.choice(hint.legal_actions.actions).action
-                items += [pb.JudgeItem(validate=pb.ValidateRequest(state=t[3], action=action, expected_seq=t[4])),
-                          pb.JudgeItem(play=pb.PlayRequest(state=t[3], action=action, expected_seq=t[4]))]
+                owner = t[2].owner_credential
+                items += [pb.JudgeItem(validate=pb.ValidateRequest(state=t[4], action=action, expected_seq=t[5]),
+                                       credential=owner),
+                          pb.JudgeItem(play=pb.PlayRequest(state=t[4], action=action, expected_seq=t[5]),
+                                       credential=owner)]
                 chosen.append(key)
             results = self.call("JudgeBatch", pb.JudgeBatchRequest(items=items)).results
             for n, key in enumerate(chosen):
@@ -359,15 +445,17 @@ class BatchUser(RefereeUser):
             if play.WhichOneof("result") != "play":
                 raise CheckFailed(f"a legal action refused in a batch: {play.error.message}")
             reply = play.play
-            check_play(reply, t[4], len(t[5]))
+            seats = len(t[6])
+            check_play(reply, t[5] + 1, range(seats))
             if reply.finished:
-                score = self.call("Score", pb.ScoreRequest(state=reply.state))
-                check_score(score, t[2], len(t[5]))
+                score = self.call("Score", pb.ScoreRequest(state=reply.state),
+                                  metadata=(bearer(t[2].owner_credential),))
+                check_score(score, t[2], seats, t[3])
                 name, started = self.tables.pop(key)[:2]
                 self.game_event(name, started, reply.seq + 2)
             elif reply.seq >= MAX_ACTIONS:
                 raise CheckFailed(f"round not finished after {MAX_ACTIONS} actions")
             else:
-                t[3:] = [reply.state, reply.seq, reply.views, reply.to_act]
+                t[4:] = [reply.state, reply.seq, reply.views, reply.to_act]
         except CheckFailed as failure:
             self.fail(key, failure)

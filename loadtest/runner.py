@@ -1,13 +1,15 @@
 """`referee load`: start a server, run Locust headless against it, report, judge.
 
 Steps: pick a free port on 127.0.0.1; start ``referee serve --workers N`` there (ephemeral key,
-drain 0); wait until every worker listens and health says SERVING; read the server processes'
-CPU time; run ``locust --headless`` with the profile's user class for ``--seconds`` with
-``--users`` users (all spawned in the first second), writing its CSV and HTML reports under
-``--out``; print a progress line every 2 s from Locust's stats history; read the CPU time
-again; stop Locust and the server (SIGTERM, then SIGKILL after a timeout; also on errors and
-Ctrl-C); print the table and, as the last line, one JSON object. Exit 1 when a call or a game
-failed or the worst p99 passes ``--max-p99-ms``; 2 when the run itself could not be made.
+drain 0, server seeds only as deployed, and a limit of calls in progress above the users' count:
+each user has one call at a time, so none is shed); wait until every worker listens and health
+says SERVING; read the server processes' CPU time; run ``locust --headless`` with the profile's
+user class for ``--seconds`` with ``--users`` users (all spawned in the first second), writing
+its CSV and HTML reports under ``--out``; print a progress line every 2 s from Locust's stats
+history; read the CPU time again; stop Locust and the server (SIGTERM, then SIGKILL after a
+timeout; also on errors and Ctrl-C); print the table and, as the last line, one JSON object.
+Exit 1 when a call or a game failed or the worst p99 passes ``--max-p99-ms``; 2 when the run
+itself could not be made.
 """
 from __future__ import annotations
 
@@ -65,13 +67,16 @@ def _listening(proc: psutil.Process, port: int) -> bool:
 class Server:
     """``referee serve`` in a subprocess on 127.0.0.1:port; a context manager that always stops it."""
 
-    def __init__(self, workers: int, threads: int, log_path: Path, script: str | None = None):
+    def __init__(self, workers: int, threads: int, log_path: Path, script: str | None = None,
+                 max_concurrent: int = 64, allow_caller_seed: bool = False):
         self.workers, self.port = workers, free_port()
         self.address = f"127.0.0.1:{self.port}"
         program = [script] if script else ["-m", "referee.service.cli"]
         argv = [sys.executable, *program, "serve", "--host", "127.0.0.1",
                 "--port", str(self.port), "--workers", str(workers), "--threads", str(threads),
-                "--drain", "0", "--grace", "1", "--log-level", "WARNING"]
+                "--max-concurrent", str(max_concurrent), "--drain", "0", "--grace", "1", "--log-level", "WARNING"]
+        if allow_caller_seed:  # benchmarks that deal recorded rounds again (never `referee load`)
+            argv.append("--allow-caller-seed")
         env = {k: v for k, v in os.environ.items() if k != "REFEREE_TOKEN_KEYS"}  # an ephemeral key
         if os.environ.get("REFEREE_SERVER_PYTHONPATH"):  # measure another build of the server (before/after)
             env["PYTHONPATH"] = os.environ["REFEREE_SERVER_PYTHONPATH"]
@@ -219,7 +224,8 @@ def run(args) -> int:
     print(f"referee load: profile {args.profile}, {args.workers} worker(s), {args.users} users, "
           f"{args.seconds} s{f', {args.rate:g} calls/s' if args.rate else ''}; reports in {out}", flush=True)
     try:
-        with Server(args.workers, args.threads, out / "server.log", getattr(args, "server_script", None)) as server:
+        with Server(args.workers, args.threads, out / "server.log", getattr(args, "server_script", None),
+                    max_concurrent(args.users)) as server:
             server.wait_ready()
             print(f"server {server.address}, pids {[p.pid for p in server.procs]}", flush=True)
             with open(out / "locust.log", "w", encoding="utf-8") as log:
@@ -257,6 +263,13 @@ def run(args) -> int:
                "rate": args.rate, **summary, "out": str(out)}
     print(json.dumps(summary))
     return exit_code(summary, args.max_p99_ms)
+
+
+def max_concurrent(users: int) -> int:
+    """The server's limit of calls in progress per process: the default (64), or above what the
+    users can have at once (one call each, and the runner's own), so a run measures the calls
+    the server takes, not the ones it sheds."""
+    return max(64, users + 16)
 
 
 def exit_code(summary: dict, max_p99_ms: float) -> int:

@@ -36,8 +36,10 @@ def _timed(step: str, function, game_of):
 
 
 def _game_id(args) -> str:
-    """The game of a call: a Game or a game id among the arguments, else "-"."""
+    """The game of a call: a Game, an opened Table or a game id among the arguments, else "-"."""
     for a in args:
+        if isinstance(a, servicer.Table):
+            return a.game.id
         if getattr(a, "id", None) in GAMES:
             return a.id
         if isinstance(a, str) and a in GAMES:

@@ -470,6 +470,8 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
                                 settlement=convert.settlement(game.settle(state)) if state.finished else None)
         if self.allow_caller_seed:  # a live state from a caller's seed: test servers only
             out.state = self._seal(Table(state.step, game, state, table_id, flags | CALLER_SEED))[0]
+            out.seat_credentials.extend(self.credentials.make(table_id, s) for s in range(state.num_seats))
+            out.owner_credential = self.credentials.make(table_id, OWNER)
         return out
 
     def _step(self, game: Game, state, events, view_seat: int | None, seats) -> pb.ReplayStep:

@@ -170,33 +170,46 @@ def test_views_sharing_equals_converting_each_view():
     from referee.core.registry import GAMES
     from referee.core.game import PASS
     from referee.service import convert
-    from referee.service.servicer import RefereeServicer, _views
-    from referee.service.token import KeyRing, Sealer
+    from referee.service.credentials import OWNER
+    from referee.service.servicer import RefereeServicer, Table, _views
+    from referee.service.token import CALLER_SEED, KeyRing, Sealer
     from referee.v1 import referee_service_pb2 as pb_
 
     servicer = RefereeServicer(Sealer(KeyRing.generate()))
+    table_id = bytes(range(16))
+    owner = servicer.credentials.make(table_id, OWNER)
     rng = random.Random(5)
     for game in GAMES.values():
         for n in range(3):
             state = game.deal(game.make_options(), f"views-{n}".encode())
             for _ in range(400):  # a whole round, or enough of one
                 seats = range(-1, state.num_seats)
+                every_seat = range(state.num_seats)
                 core_views = [game.view(state, s) for s in seats]
                 assert game.views(state, seats) == core_views
                 naive = [_reference_view(v, game.notation) for v in core_views[1:]]
                 assert [convert.view(v, game.notation) for v in core_views[1:]] == naive
-                assert _views(game, state, None) == naive
+                assert _views(game, state, every_seat) == naive
                 into = pb_.PlayResponse()
-                _views(game, state, None, into=into.views)
+                _views(game, state, every_seat, into=into.views)
                 assert list(into.views) == naive
                 assert all(m.HasField("hand") and m.HasField("table_cards") for m in into.views)
-                assert _views(game, state, -1) == [_reference_view(core_views[0], game.notation)]
+                assert _views(game, state, (-1,)) == [_reference_view(core_views[0], game.notation)]
+                # a test deal marks every view, the copies of the first one included
+                marked = []
+                for msg in naive:
+                    copy = type(msg)()
+                    copy.CopyFrom(msg)
+                    copy.test_deal = True
+                    marked.append(copy)
+                assert _views(game, state, every_seat, test_deal=True) == marked
                 if state.finished:
                     break
                 legal = game.legal_actions(state, state.to_act[0])
                 # LegalActions joins cached serialized entries: equal to converting each entry
-                token = servicer._seal(game, state)[0]
-                answer = servicer._legal_actions(pb_.LegalActionsRequest(state=token, seat=state.to_act[0]))
+                token = servicer._seal(Table(state.step, game, state, table_id, CALLER_SEED))[0]
+                answer = servicer._legal_actions(pb_.LegalActionsRequest(state=token, seat=state.to_act[0]), None,
+                                                 credential=owner)
                 assert answer == pb_.LegalActionsResponse(
                     actions=[convert.legal_action(a, c, game.notation) for a, c in legal],
                     can_pass=any(a.kind == PASS for a, _ in legal))

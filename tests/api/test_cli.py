@@ -8,6 +8,7 @@ import time
 import grpc
 import pytest
 
+from referee.service.credentials import bearer
 from referee.v1 import referee_service_pb2 as pb
 from referee.v1 import referee_service_pb2_grpc as pb_grpc
 
@@ -89,8 +90,12 @@ def test_serve_answers_and_stops_on_sigterm(workers):
             for ch in channels:
                 grpc.channel_ready_future(ch).result(timeout=20)
             deal = stubs[0].Deal(pb.DealRequest(game="doudizhu"))
-            for stub in stubs:
-                assert stub.LegalActions(pb.LegalActionsRequest(state=deal.state, seat=deal.to_act[0])).can_pass
+            seat = deal.to_act[0]
+            request = pb.LegalActionsRequest(state=deal.state, seat=seat)
+            # every worker opens the token and the credentials: the owner's and the seat's
+            for i, stub in enumerate(stubs):
+                credential = deal.owner_credential if i % 2 else deal.seat_credentials[seat]
+                assert stub.LegalActions(request, metadata=(bearer(credential),)).can_pass
         finally:
             for ch in channels:
                 ch.close()

@@ -134,3 +134,43 @@ def test_replay_gives_identical_digests(stub, hands):
     assert reply.deal.state_digest == played.deal.state_digest
     assert [s.state_digest for s in reply.steps] == [p.state_digest for p in played.plays]
     assert list(reply.settlement.points) == list(played.score.settlement.points)
+
+
+def _won_hand(stub, tries: int = 40):
+    """A hand played by its owner to a win (WIN taken whenever it is legal; no minimum points):
+    (deal, the final PlayResponse)."""
+    options = {"min_points": options_pb2.OptionValue(int_value=0)}
+    for n in range(tries):
+        rng = random.Random(n)
+        deal = stub.Deal(pb.DealRequest(game="mcr", seed=b"won-%d" % n, options=options))
+        reply, state, to_act = deal, deal.state, list(deal.to_act)
+        for _ in range(1000):
+            legal = stub.LegalActions(pb.LegalActionsRequest(state=state, seat=to_act[0])).actions
+            wins = [a for a in legal if a.action.kind == "WIN"]
+            reply = stub.Play(pb.PlayRequest(state=state, action=(wins or [rng.choice(legal)])[0].action))
+            state, to_act = reply.state, list(reply.to_act)
+            if reply.finished:
+                break
+        if "winner" in reply.views[0].counters:
+            return deal, reply
+    raise AssertionError(f"no hand won in {tries} tries")
+
+
+def test_a_won_hand_shows_the_winners_tiles_and_no_other_hand(stub, raw_stub):
+    """Once won, every view (the spectator's, each seat's own, the owner's) shows the winner's
+    concealed tiles (seat cards "hand") and no other seat's; the winner's are its own hand."""
+    from referee.service.credentials import bearer
+
+    deal, final = _won_hand(stub)
+    winner = final.views[0].counters["winner"]
+    spectator = raw_stub.GetView(pb.GetViewRequest(state=final.state)).views
+    own = [raw_stub.GetView(pb.GetViewRequest(state=final.state), metadata=(bearer(c),)).views[0]
+           for c in deal.seat_credentials]
+    assert [v.seat for v in spectator] == [-1] and [v.seat for v in own] == [0, 1, 2, 3]
+    assert [v.seat for v in final.views] == [0, 1, 2, 3]  # the owner: every seat's view
+    for view in [*spectator, *own, *final.views]:
+        assert view.finished and view.counters["winner"] == winner
+        assert [s for s, sv in enumerate(view.seats) if "hand" in sv.cards] == [winner]
+        assert sorted(view.seats[winner].cards["hand"].ids) == sorted(own[winner].hand.ids)
+    assert list(own) == list(final.views)  # a seat's own view is the owner's view of that seat
+    assert not spectator[0].hand.ids

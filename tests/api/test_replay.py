@@ -1,6 +1,10 @@
 """A whole round through Play, then Replay of the same seed and actions: identical at every step;
 as one seat sees it (view_seat); and a later round of a match, replayed from the previous round's
-token."""
+token.
+
+The rounds here are dealt from a caller's seed (the session server allows it), so their live
+views and settlements say ``test_deal``; Replay re-derives a round from the seed it is given and
+marks nothing. A round dealt from the server's own seed replays to exactly what was played."""
 import random
 
 import grpc
@@ -13,7 +17,27 @@ from referee.v1 import referee_service_pb2 as pb
 
 @pytest.fixture(scope="module")
 def played(stub):
+    """Each seat plays with its own credential (and sees its own view); the owner scores."""
     return bots.play_round(stub, random.Random(7), game="doudizhu", seed=b"replay-seed", illegal_rate=0.3)
+
+
+def _unmarked(messages):
+    """Copies of live Views or Settlements of a test deal, each marked test_deal, with the mark
+    cleared: what Replay, which marks nothing, answers."""
+    out = []
+    for msg in messages:
+        assert msg.test_deal, msg
+        copy = type(msg)()
+        copy.CopyFrom(msg)
+        copy.test_deal = False
+        out.append(copy)
+    return out
+
+
+def _replays_by_seat(stub, played):
+    return {seat: stub.Replay(pb.ReplayRequest(game="doudizhu", seed=b"replay-seed", actions=played.actions,
+                                               view_seat=seat))
+            for seat in range(3)}
 
 
 def test_round_is_played_to_the_end(played):
@@ -24,16 +48,48 @@ def test_round_is_played_to_the_end(played):
     assert played.plays[-1].events[-1].type == "FINISH"
 
 
-def test_replay_gives_identical_digests_and_settlement(stub, played):
+def test_replay_gives_identical_digests_and_settlement(stub, raw_stub, played):
+    """Every step as played: digests, and what the seat that played it was shown (its own view,
+    the events as it sees them), which is that seat's replay; the full replay has every seat's
+    view. The replay's sealed state scores as the round did."""
     reply = stub.Replay(pb.ReplayRequest(game="doudizhu", seed=b"replay-seed", actions=played.actions))
+    by_seat = _replays_by_seat(stub, played)
     assert reply.deal.state_digest == played.deal.state_digest and reply.deal.seq == 0
+    assert list(reply.deal.views) == _unmarked(played.deal.views)  # the owner dealt: every seat's view
+    assert len(reply.steps) == len(played.plays)
+    for n, (step, live, action) in enumerate(zip(reply.steps, played.plays, played.actions)):
+        assert (step.seq, step.state_digest, step.finished) == (live.seq, live.state_digest, live.finished)
+        assert list(step.to_act) == list(live.to_act)
+        assert [v.seat for v in step.views] == [0, 1, 2] and [v.seat for v in live.views] == [action.seat]
+        seen = by_seat[action.seat].steps[n]
+        assert _unmarked(live.views) == list(seen.views) == [step.views[action.seat]]
+        assert list(live.events) == list(seen.events) and len(step.events) == len(live.events)
+    assert not any(v.test_deal for step in reply.steps for v in step.views)
+    assert reply.settlement == _unmarked([played.score.settlement])[0]
+    assert reply.commitment == played.deal.commitment
+    # the replay's live state, scored by a spectator: marked as a test deal, no seed
+    score = raw_stub.Score(pb.ScoreRequest(state=reply.state))
+    assert score.settlement == played.score.settlement and not score.seed
+
+
+def test_replay_of_a_fair_deal_is_exactly_the_round(make_server):
+    """A round dealt from the server's own seed, played by the owner for every seat; the owner's
+    Score reveals the seed and the entropy; Replay gives back every view, event and the
+    settlement exactly, and no live state (the server takes no caller seeds)."""
+    _, _, stub = make_server(allow_caller_seed=False)
+    played = bots.play_round(stub, random.Random(3), game="doudizhu", as_seats=False)
+    score = played.score
+    assert score.seed and not score.settlement.test_deal and not played.deal.views[0].test_deal
+    reply = stub.Replay(pb.ReplayRequest(game="doudizhu", seed=score.seed, client_entropy=score.client_entropy,
+                                         seat_entropy=score.seat_entropy, actions=played.actions))
+    assert reply.commitment == played.deal.commitment and not reply.state
+    assert list(reply.deal.views) == list(played.deal.views) and list(reply.deal.events) == list(played.deal.events)
     assert len(reply.steps) == len(played.plays)
     for step, live in zip(reply.steps, played.plays):
-        assert (step.seq, step.state_digest, step.finished) == (live.seq, live.state_digest, live.finished)
+        assert (step.seq, step.state_digest, step.finished, list(step.to_act)) == \
+            (live.seq, live.state_digest, live.finished, list(live.to_act))
         assert list(step.events) == list(live.events) and list(step.views) == list(live.views)
-    assert reply.settlement == played.score.settlement
-    assert reply.commitment == played.deal.commitment
-    assert stub.Score(pb.ScoreRequest(state=reply.state)).settlement == played.score.settlement
+    assert reply.settlement == score.settlement
 
 
 def test_replay_of_a_prefix_continues(stub, played):
@@ -77,7 +133,7 @@ def test_replay_as_one_seat_sees_it(stub, played, seat):
         assert (step.seq, step.state_digest, list(step.to_act), step.finished) == \
             (whole.seq, whole.state_digest, list(whole.to_act), whole.finished)
         assert [v.seat for v in step.views] == [seat]
-        assert list(step.views) == list(answer.views) and list(step.events) == list(answer.events)
+        assert list(step.views) == _unmarked(answer.views) and list(step.events) == list(answer.events)
         if seat >= 0:
             assert step.views[0] == whole.views[seat]
         assert len(step.events) == len(whole.events)
@@ -126,7 +182,9 @@ def test_replay_of_a_later_round_of_a_match(stub, played):
     assert reply.deal.state_digest == deal.state_digest and reply.deal.seq == 0
     assert [s.state_digest for s in reply.steps] == [p.state_digest for p in plays]
     assert [list(s.events) for s in reply.steps] == [list(p.events) for p in plays]
-    assert reply.settlement == score.settlement and reply.commitment == deal.commitment
+    assert reply.settlement == _unmarked([score.settlement])[0] and reply.commitment == deal.commitment
+    # the next round keeps the table: its owner continues the replay's live state
+    assert stub.Score(pb.ScoreRequest(state=reply.state)).seed == b"round-2"
     # the same seed as a first round is another deal: the previous round's token counts
     alone = stub.Replay(pb.ReplayRequest(game="doudizhu", seed=b"round-2"))
     assert alone.deal.state_digest != deal.state_digest

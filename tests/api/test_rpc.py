@@ -84,7 +84,7 @@ def test_list_games_describes_each_game_as_data(stub):
                                               "passes", "round"}
     assert {c.name for c in ddz.seat_counters} == {"bid", "plays"}
     assert {c.name for c in ddz.public_cards} == {"kitty", "played"}
-    assert {c.name for c in ddz.seat_cards} == {"hand"}
+    assert not ddz.seat_cards  # the cards left in hands stay hidden when the round ends
     assert {r.name for r in ddz.roles} == {"landlord", "farmer"}
     assert {e.name for e in ddz.event_types} == DDZ_EVENTS
     assert {v.name for e in ddz.event_types if e.name == "BID" for v in e.values} == {"bid"}
@@ -93,6 +93,7 @@ def test_list_games_describes_each_game_as_data(stub):
     assert not mcr.seat_counters
     assert {c.name for c in mcr.public_cards} == {"claim_tile", "win_tile"}
     assert {c.name for c in mcr.seat_cards} == {"discards", "flowers", "hand"}
+    assert "winner" in next(c.help for c in mcr.seat_cards if c.name == "hand")  # the winner's hand only
     assert {r.name for r in mcr.roles} == {"east", "south", "west", "north"}
     assert {e.name for e in mcr.event_types} == MCR_EVENTS
     # capabilities

@@ -1,5 +1,6 @@
 """Server lifecycle and the standard services: health, reflection, shutdown, key rotation, metrics,
 and no INTERNAL from any input."""
+import functools
 import socket
 import threading
 import time
@@ -12,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.service import client_config
+from referee.service.credentials import bearer
 from referee.service.server import SERVICE
 from referee.service.token import KeyRing
 from referee.v1 import actions_pb2
@@ -75,15 +77,26 @@ def test_reflection_lists_the_services(channel):
 
 
 def test_key_rotation_across_servers(make_server, expect_error):
+    """Tokens and credentials follow the key ring: the old key opens both while configured, the
+    active key seals; once the old key is retired its tokens and the credentials made under it
+    no longer open (a table's credentials are made once, at its deal)."""
     _, _, old = make_server(KeyRing("k1", {"k1": K1}))
     deal = old.Deal(pb.DealRequest(game="doudizhu", seed=b"rotation"))
+    owner = (bearer(deal.owner_credential),)
     pass_ = pb.PlayRequest(state=deal.state, action=actions_pb2.Action(seat=deal.to_act[0], kind="PASS"))
     _, _, rotated = make_server(KeyRing("k2", {"k2": K2, "k1": K1}))
-    resealed = rotated.Play(pass_).state  # the old key still opens ...
+    resealed = rotated.Play(pass_, metadata=owner).state  # the old key still opens the token and credential ...
     assert deal.state[2:4] == b"k1" and resealed[2:4] == b"k2"  # ... and the active key seals
+    nxt = (deal.to_act[0] + 1) % 3
+    legal = pb.LegalActionsRequest(state=resealed, seat=nxt)
+    assert rotated.LegalActions(legal, metadata=(bearer(deal.seat_credentials[nxt]),)).actions
     _, _, retired = make_server(KeyRing("k2", {"k2": K2}))
-    expect_error(retired.Play, pass_, grpc.StatusCode.INVALID_ARGUMENT, "STATE_TOKEN_INVALID")
-    assert retired.LegalActions(pb.LegalActionsRequest(state=resealed, seat=(deal.to_act[0] + 1) % 3)).actions
+    expect_error(functools.partial(retired.Play, metadata=owner), pass_, grpc.StatusCode.INVALID_ARGUMENT,
+                 "STATE_TOKEN_INVALID")
+    assert [v.seat for v in retired.GetView(pb.GetViewRequest(state=resealed)).views] == [-1]  # the new token opens
+    for credential in (deal.owner_credential, deal.seat_credentials[nxt]):
+        expect_error(functools.partial(retired.LegalActions, metadata=(bearer(credential),)), legal,
+                     grpc.StatusCode.UNAUTHENTICATED, "CREDENTIAL_INVALID")
 
 
 def _free_port() -> int:
@@ -107,7 +120,8 @@ def test_metrics_count_calls_by_method_and_code(make_server):
 
 
 METHODS = tuple(f"/referee.v1.RefereeService/{m}" for m in (
-    "Deal", "Validate", "Play", "LegalActions", "Score", "Replay", "Classify", "Compare")) + (
+    "Deal", "Validate", "Play", "LegalActions", "Score", "Replay", "Classify", "Compare", "Commit", "GetView",
+    "JudgeBatch")) + (
     "/referee.mcr.v1.McrService/CalculateFans",)
 # every action kind a game reads, and names that are none
 KINDS = st.one_of(st.sampled_from(["", "PASS", "PLAY", "ABANDON", "BID", "DISCARD", "CHOW", "PUNG", "KONG", "WIN",

@@ -4,6 +4,9 @@ key file, a client with round_robin, retries on UNAVAILABLE and health checking
 terminated and restarted with rotated keys. No game is lost, no call fails past the retries,
 and every game replays to the same states and settlement on an unfaulted server.
 
+The servers run as deployed (no --allow-caller-seed): they draw every seed, the seats play with
+their own credentials, and the owner's Score reveals the seed and entropy the replay needs.
+
 Progress is counted in games, never in seconds (a shared 2-core machine); waits are bounded.
 Every server started is killed when its test ends, failed or not (fixture teardown), and by the
 kernel if the test process itself dies.
@@ -12,7 +15,7 @@ kernel if the test process itself dies.
 from __future__ import annotations
 
 import base64
-import hashlib
+import functools
 import json
 import os
 import random
@@ -35,6 +38,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
 from referee.service import bots, client_config
+from referee.service.credentials import bearer
 from referee.service.server import Config, RefereeServer
 from referee.service.token import KeyRing
 from referee.v1 import actions_pb2
@@ -59,6 +63,11 @@ def free_port() -> int:
 def key_id(token: bytes) -> str:
     """The key id in a state token's authenticated header (service/token.py layout)."""
     return token[2:2 + token[1]].decode()
+
+
+def credential_key_id(credential: bytes) -> str:
+    """The key id a credential was made under (service/credentials.py layout)."""
+    return credential[3:3 + credential[2]].decode()
 
 
 def _referee_command() -> list[str]:
@@ -185,8 +194,13 @@ def fleet(tmp_path):
 
 @dataclass
 class Game:
-    seed: bytes
     round: bots.Round
+
+    def replay_request(self) -> pb.ReplayRequest:
+        """The round's replay from what the owner's Score revealed."""
+        score = self.round.score
+        return pb.ReplayRequest(game="doudizhu", seed=score.seed, client_entropy=score.client_entropy,
+                                seat_entropy=score.seat_entropy, actions=self.round.actions)
 
 
 @dataclass
@@ -198,6 +212,7 @@ class Load:
     games: list[Game] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     live: dict[int, str] = field(default_factory=dict)  # worker -> key id of its game's token
+    live_credentials: dict[int, str] = field(default_factory=dict)  # worker -> key id of its game's credentials
     key_ids: set[str] = field(default_factory=set)  # of every token handed out
     stop: threading.Event = field(default_factory=threading.Event)
     threads: list[threading.Thread] = field(default_factory=list)
@@ -213,18 +228,19 @@ class Load:
         stub = _Recording(self.stub, self, worker)
         n = 0
         while not self.stop.is_set():
-            seed = hashlib.sha256(f"fault/{worker}/{n}".encode()).digest()
             n += 1
-            try:
-                played = bots.play_round(stub, rng, game="doudizhu", seed=seed, illegal_rate=0.05, abandon_rate=0.002)
-            except grpc.RpcError:
-                continue  # recorded by _Recording
+            try:  # the server draws the seed
+                played = bots.play_round(stub, rng, game="doudizhu", illegal_rate=0.05, abandon_rate=0.002)
+            except grpc.RpcError as error:  # a refusal the bots did not expect, or a call that failed
+                self.failures.append(f"worker {worker}: round {n} lost: {error.code().name}: {error.details()}")
+                continue
             except Exception as error:  # noqa: BLE001 - a bot error or a bug: the test fails on it
                 self.failures.append(f"worker {worker}: {type(error).__name__}: {error}")
                 continue
             finally:
                 self.live.pop(worker, None)
-            self.games.append(Game(seed, played))
+                self.live_credentials.pop(worker, None)
+            self.games.append(Game(played))
 
     def wait_games(self, more: int, what: str) -> None:
         """Wait until ``more`` further games have finished (progress, not time)."""
@@ -239,7 +255,9 @@ class Load:
 
 
 class _Recording:
-    """A RefereeService stub that records failures other than the expected refusals, and token key ids."""
+    """A RefereeService stub that records failures other than the bots' illegal tries (refused
+    FAILED_PRECONDITION, or PERMISSION_DENIED for another seat's action), and the key ids of
+    tokens and credentials."""
 
     def __init__(self, stub, load: Load, worker: int):
         self._stub, self._load, self._worker = stub, load, worker
@@ -251,7 +269,7 @@ class _Recording:
             try:
                 reply = method(request, **kwargs)
             except grpc.RpcError as error:
-                if error.code() != grpc.StatusCode.FAILED_PRECONDITION:  # the bots' illegal tries
+                if error.code() not in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.PERMISSION_DENIED):
                     self._load.failures.append(f"{name}: {error.code().name}: {error.details()}")
                 raise
             state = getattr(reply, "state", b"")
@@ -259,6 +277,10 @@ class _Recording:
                 kid = key_id(state)
                 self._load.live[self._worker] = kid
                 self._load.key_ids.add(kid)
+            if getattr(reply, "owner_credential", b""):
+                kid = credential_key_id(reply.owner_credential)
+                self._load.live_credentials[self._worker] = kid
+                assert {credential_key_id(c) for c in reply.seat_credentials} == {kid}
             return reply
 
         return call
@@ -291,16 +313,18 @@ def load(balanced):
 
 
 def check_games(games: list[Game], stub: pb_grpc.RefereeServiceStub) -> None:
-    """Each game, replayed from its seed and actions on an unfaulted server, passes through the
-    same states (digests) and ends with the same settlement, which adds up to zero."""
+    """Each game, replayed from the seed and entropy its owner's Score revealed and its actions on
+    an unfaulted server, passes through the same states (digests) and ends with the same
+    settlement, which adds up to zero; no deal was a test deal."""
     for game in games:
         r = game.round
         s = r.score.settlement
         assert sum(s.points) + s.house == 0, s
-        replay = stub.Replay(pb.ReplayRequest(game="doudizhu", seed=game.seed, actions=r.actions), timeout=30)
-        assert replay.deal.state_digest == r.deal.state_digest
+        assert len(r.score.seed) == 32 and r.score.commitment == r.deal.commitment and not s.test_deal
+        replay = stub.Replay(game.replay_request(), timeout=30)
+        assert replay.deal.state_digest == r.deal.state_digest and replay.commitment == r.deal.commitment
         assert [step.state_digest for step in replay.steps] == [p.state_digest for p in r.plays]
-        assert replay.settlement == s
+        assert replay.settlement == s and not replay.state
 
 
 # --- the tests --------------------------------------------------------------------------------
@@ -421,9 +445,7 @@ def test_no_game_lost_when_a_server_is_killed_and_another_terminated(fleet, bala
     assert fleet.wait_exit(0) == -signal.SIGKILL
     games.wait_games(20, "after SIGKILL of server 0")
 
-    finished = games.games[0].round
-    inflight = InFlight(fleet.addresses[1], pb.ReplayRequest(game="doudizhu", seed=games.games[0].seed,
-                                                             actions=finished.actions))
+    inflight = InFlight(fleet.addresses[1], games.games[0].replay_request())
     try:
         inflight.signal_when_busy(lambda: fleet.signal(1, signal.SIGTERM))
         assert fleet.wait_exit(1) == 0, fleet.tail(fleet.procs[1])  # drained and stopped cleanly
@@ -447,8 +469,9 @@ def test_key_rotation_under_load(fleet, balanced, load, unfaulted):
     fleet.write_keys("k1", {"k1": K1})
     _start_fleet(fleet)
     games = load()
-    pinned = stub.Deal(pb.DealRequest(game="doudizhu", seed=b"sealed with k1, kept aside"))
-    assert key_id(pinned.state) == "k1"
+    pinned = stub.Deal(pb.DealRequest(game="doudizhu"))  # sealed with k1, kept aside
+    owner = (bearer(pinned.owner_credential),)
+    assert key_id(pinned.state) == "k1" and credential_key_id(pinned.owner_credential) == "k1"
     games.wait_games(10, "before the rotation")
 
     def rolling_restart(what: str) -> None:
@@ -465,7 +488,7 @@ def test_key_rotation_under_load(fleet, balanced, load, unfaulted):
     def on_each_server(request: pb.LegalActionsRequest):
         for address in fleet.addresses:
             with grpc.insecure_channel(address) as channel:
-                yield pb_grpc.RefereeServiceStub(channel).LegalActions, request
+                yield functools.partial(pb_grpc.RefereeServiceStub(channel).LegalActions, metadata=owner), request
 
     legal = pb.LegalActionsRequest(state=pinned.state, seat=pinned.to_act[0])
 
@@ -480,18 +503,25 @@ def test_key_rotation_under_load(fleet, balanced, load, unfaulted):
     for call, request in on_each_server(legal):
         assert call(request, timeout=10).actions
     bid = stub.Play(pb.PlayRequest(state=pinned.state, action=actions_pb2.Action(
-        seat=pinned.to_act[0], kind="BID", value=1)))
+        seat=pinned.to_act[0], kind="BID", value=1)), metadata=owner)
     assert key_id(bid.state) == "k2"
-    # each live game holds a k2 token after its next action
-    wait_until(lambda: "k1" not in games.live.copy().values(), "every live game to hold a k2 token",
+    after_bid = pb.LegalActionsRequest(state=bid.state, seat=bid.to_act[0])
+    assert stub.LegalActions(after_bid, metadata=owner).actions  # the k1 credential opens while k1 is held
+    # each live game holds a k2 token after its next action, and credentials made under k2 once
+    # every game dealt under k1 has finished (a table's credentials are made at its deal)
+    wait_until(lambda: "k1" not in games.live.copy().values() and "k1" not in games.live_credentials.copy().values(),
+               "every live game to hold a k2 token and k2 credentials",
                abort=lambda: games.failures and f"failed calls: {games.failures[:5]}")
 
-    # 3. the old key is removed: its tokens stop opening, nothing live used it any more
+    # 3. the old key is removed: its tokens and credentials stop opening, nothing live used it any more
     fleet.write_keys("k2", {"k2": K2})
     rolling_restart("with k1 removed")
     for call, request in on_each_server(legal):
         assert _refusal(call, request) == (grpc.StatusCode.INVALID_ARGUMENT, "STATE_TOKEN_INVALID")
-    assert stub.LegalActions(pb.LegalActionsRequest(state=bid.state, seat=bid.to_act[0])).actions
+    # the pinned table's k2 token still opens; its k1 credentials no longer do
+    assert [v.seat for v in stub.GetView(pb.GetViewRequest(state=bid.state), timeout=10).views] == [-1]
+    for call, request in on_each_server(after_bid):
+        assert _refusal(call, request) == (grpc.StatusCode.UNAUTHENTICATED, "CREDENTIAL_INVALID")
 
     games.close()
     assert games.failures == []

@@ -65,10 +65,27 @@ def test_other_profiles_have_no_failures(tmp_path, profile, seconds):
     _check(proc, summary, tmp_path, games=profile != "noop")
 
 
-def test_exit_code_judges_failures_and_p99():
+def test_more_users_than_the_default_call_limit_are_not_shed(tmp_path):
+    """The server sheds calls past --max-concurrent (64 by default); the runner raises it above
+    its users' count, so a run with more users measures answers, not refusals."""
+    proc, summary = run_load(tmp_path, "--profile", "noop", "--users", "80", "--seconds", "2")
+    _check(proc, summary, tmp_path, games=False)
+
+
+def _runner():
     spec = importlib.util.spec_from_file_location("loadtest_runner", REPO / "loadtest" / "runner.py")
     runner = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(runner)
+    return runner
+
+
+def test_the_server_limit_is_above_the_users():
+    runner = _runner()
+    assert [runner.max_concurrent(u) for u in (1, 48, 49, 200)] == [64, 64, 65, 216]
+
+
+def test_exit_code_judges_failures_and_p99():
+    runner = _runner()
     ok = {"failures": 0, "calls": 10, "p99_ms": 7.0}
     assert runner.exit_code(ok, 0) == 0 and runner.exit_code(ok, 8) == 0
     assert runner.exit_code(ok, 6.5) == 1
