@@ -193,7 +193,11 @@ def _options(game, args, request: dict):
     key = (game.id, args.preset, json.dumps(overrides, sort_keys=True)) if overrides else (game.id, args.preset)
     options = _OPTIONS.get(key)
     if options is None:
-        options = _OPTIONS[key] = game.make_options(args.preset, overrides)
+        overrides = dict(overrides)
+        preset = overrides.pop("preset", args.preset)  # a line may name its preset among its options
+        if not isinstance(preset, str):
+            raise ValueError("'preset' must be a string")
+        options = _OPTIONS[key] = game.make_options(preset, overrides)
     return options
 
 

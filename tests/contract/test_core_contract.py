@@ -26,8 +26,9 @@ SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[Healt
 
 @SETTINGS
 @given(seed=st.binary(min_size=1, max_size=16), choices=st.integers(0, 2**32))
-def test_random_playouts_keep_the_contract(game, seed, choices):
-    playout(game, seed, random.Random(choices))
+def test_random_playouts_keep_the_contract(game_preset, seed, choices):
+    game, options = game_preset
+    playout(game, seed, random.Random(choices), options=options)
 
 
 @pytest.mark.parametrize("abandon", [0.0, 0.05])
