@@ -46,6 +46,7 @@ MAX_REPLAY_ACTIONS = 1000
 MAX_POINTS = 10**15  # |cumulative_points|: far from int64 overflow
 MAX_BATCH_ITEMS = 500
 MAX_ANSWER_BYTES = 16 << 20  # the server's send limit: an answer must fit
+ANSWER_ROOM = MAX_ANSWER_BYTES - (64 << 10)  # what a batch's results or a replay's steps may fill
 # upper bounds of one JudgeBatch item's answer, checked before any work: a LegalActions answer
 # holds up to a few hundred actions of ~150 bytes, a Play one view and its events
 ITEM_BYTES = {"validate": 1 << 10, "play": 8 << 10, "legal_actions": 64 << 10}
@@ -240,8 +241,9 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         seed, owner_entropy = self._seed(request)
         if request.HasField("seed"):
             flags |= CALLER_SEED
-        _check_entropy(owner_entropy, request.seat_entropy, seats or game.default_seats or game.min_seats)
+        _check_entropy(owner_entropy, request.seat_entropy, game.max_seats)
         state = game.deal(options, seed, rng.entropy(owner_entropy, request.seat_entropy), seats, match)
+        _check_entropy(owner_entropy, request.seat_entropy, state.num_seats)
         table = Table(0, game, state, table_id, flags)
         view_seat = _optional(request, "view_seat")
         seats_seen = _seats_of(OWNER_CALLER, state, view_seat)
@@ -396,10 +398,6 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         response = pb.JudgeBatchResponse()
         results, opened_tokens, size = response.results, {}, 0
         for index, (item, kind) in enumerate(zip(items, kinds)):
-            if size > MAX_ANSWER_BYTES - ITEM_BYTES["legal_actions"]:
-                raise errors.with_metadata(LimitExceeded(
-                    f"the answer passes {MAX_ANSWER_BYTES >> 20} MiB at item {index}: split the batch",
-                    Reason.REQUEST_TOO_LARGE), item_index=index)
             result = results.add()
             try:
                 self._judges[kind](self, getattr(item, kind), None, opened_tokens, getattr(result, kind),
@@ -409,7 +407,11 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
             except Exception:
                 log.exception("internal error in a JudgeBatch %s item", kind)
                 result.error.CopyFrom(pb.ItemError(code=grpc.StatusCode.INTERNAL.value[0], message="internal error"))
-            size += result.ByteSize()
+            size += result.ByteSize() + 8
+            if size > ANSWER_ROOM:  # it would not be sent: stop here, before the rest of the work
+                raise errors.with_metadata(LimitExceeded(
+                    f"the answer passes {MAX_ANSWER_BYTES >> 20} MiB at item {index}: split the batch",
+                    Reason.REQUEST_TOO_LARGE), item_index=index)
         return response
 
     _judges = {"validate": _validate, "play": _play, "legal_actions": _legal_actions}
@@ -440,7 +442,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
             raise LimitExceeded(f"at most {MAX_REPLAY_ACTIONS} actions per replay", Reason.REQUEST_TOO_LARGE)
         view_seat = _optional(request, "view_seat")
         game, options, seats, match, table_id, flags = self._start(request, context)
-        views = 1 if view_seat is not None else (seats or game.default_seats or game.min_seats)
+        views = 1 if view_seat is not None else min(seats or game.default_seats or game.min_seats, game.max_seats)
         if (len(request.actions) + 1) * views * VIEW_BYTES > MAX_ANSWER_BYTES:
             raise LimitExceeded(f"{len(request.actions)} steps with {views} views each could pass "
                                 f"{MAX_ANSWER_BYTES >> 20} MiB: replay with a view_seat, or in parts",
@@ -448,12 +450,12 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         if not request.seed:
             raise InvalidAction("a replay needs the seed", Reason.BAD_SEED)
         _check_seed(request.seed)
-        _check_entropy(request.client_entropy, request.seat_entropy, seats or game.default_seats or game.min_seats)
+        _check_entropy(request.client_entropy, request.seat_entropy, game.max_seats)
         state = game.deal(options, request.seed, rng.entropy(request.client_entropy, request.seat_entropy),
                           seats, match)
         seats_seen = range(state.num_seats) if view_seat is None else (view_seat,)
-        size = 0
         deal = self._step(game, state, game.deal_events(state), view_seat, seats_seen)
+        size = deal.ByteSize()
         steps = []
         for index, msg in enumerate(request.actions):
             try:
@@ -461,8 +463,8 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
             except RefereeError as error:
                 raise errors.with_metadata(error, action_index=index) from None
             step = self._step(game, state, events, view_seat, seats_seen)
-            size += step.ByteSize()
-            if size > MAX_ANSWER_BYTES - (1 << 20):
+            size += step.ByteSize() + 8
+            if size > ANSWER_ROOM:
                 raise LimitExceeded(f"the replay's answer passes {MAX_ANSWER_BYTES >> 20} MiB at action {index}: "
                                     "replay with a view_seat, or fewer actions", Reason.REQUEST_TOO_LARGE)
             steps.append(step)

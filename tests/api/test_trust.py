@@ -418,3 +418,15 @@ def test_fuzzing_every_rpc_with_and_without_credentials_never_answers_internal(c
     assert not report["bad"], report["bad"]
     codes = {code for counts in report["codes"].values() for code in counts}
     assert {"OK", "INVALID_ARGUMENT", "UNAUTHENTICATED", "PERMISSION_DENIED"} <= codes
+
+
+def test_fuzz_find_more_seat_entropy_than_seats_is_bad_seed(stub):
+    """Found by `referee fuzz` (10 minutes): a Deal or Replay naming 2^32-1 seats with 300 seats'
+    entropy reached the entropy encoding (a count byte) before the seat count was checked:
+    INTERNAL. Now INVALID_ARGUMENT BAD_SEED."""
+    entropy = [b"e"] * 300
+    for call, request in ((stub.Deal, pb.DealRequest(game="doudizhu", seats=2**32 - 1, seat_entropy=entropy)),
+                          (stub.Replay, pb.ReplayRequest(game="mcr", seats=2**32 - 1, seed=b"s", seat_entropy=entropy)),
+                          (stub.Deal, pb.DealRequest(game="mcr", seat_entropy=[b"e"] * 5))):
+        code, info, _ = error_of(call, request)
+        assert code == grpc.StatusCode.INVALID_ARGUMENT and info.reason == "BAD_SEED"

@@ -218,3 +218,15 @@ def playout(game: Game, seed: bytes, rnd: random.Random, *, options=None, seats:
     check_settlement(game, state)
     check_next_round(game, state)
     return state, actions, digests
+
+
+def seeded_digests(game: Game, seed: bytes, choices: int) -> list[str]:
+    """The digests of a round from ``seed`` with random legal choices seeded by ``choices``
+    (the contract compares them across processes)."""
+    state = game.deal(game.make_options(), seed, b"")
+    rnd = random.Random(choices)
+    digests = [game.digest(state).hex()]
+    while not state.finished:
+        state, _ = game.apply(state, choose(game, state, rnd, 0.0))
+        digests.append(game.digest(state).hex())
+    return digests

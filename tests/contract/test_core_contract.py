@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game_contract import check_packed_size, check_settlement, choose, playout
+from game_contract import check_packed_size, check_settlement, choose, playout, seeded_digests
 
 from referee.core import rng
 from referee.core.game import ABANDON, Action
@@ -76,20 +76,13 @@ def test_a_match_carries_over_round_after_round(game):
 
 
 _DIGESTS = """
-import json, random, sys
+import json, sys
 sys.path.insert(0, {here!r})
-from game_contract import choose
+from game_contract import seeded_digests
 from toy_highcard import HIGHCARD
 from referee.core import registry
 registry.register(HIGHCARD)
-game = registry.get_game({game!r})
-state = game.deal(game.make_options(), b"processes", b"")
-rnd = random.Random(11)
-digests = [game.digest(state).hex()]
-while not state.finished:
-    state, _ = game.apply(state, choose(game, state, rnd, 0.0))
-    digests.append(game.digest(state).hex())
-print(json.dumps(digests))
+print(json.dumps(seeded_digests(registry.get_game({game!r}), b"processes", 11)))
 """
 
 
@@ -97,55 +90,8 @@ def test_digests_are_the_same_in_another_process(game):
     script = _DIGESTS.format(here=str(Path(__file__).parent), game=game.id)
     theirs = json.loads(subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
                                        text=True, timeout=120).stdout)
-
-    state = game.deal(game.make_options(), b"processes", b"")
-    rnd = random.Random(11)
-    ours = [game.digest(state).hex()]
-    while not state.finished:
-        state, _ = game.apply(state, choose(game, state, rnd, 0.0))
-        ours.append(game.digest(state).hex())
+    ours = seeded_digests(game, b"processes", 11)
     assert ours == theirs and len(ours) > 1
-
-
-def _largest_options(game):
-    """Every option at its largest: the longest allowed string, the maximum int."""
-    values = {}
-    for info in game.option_infos():
-        if info.type == "enum":
-            values[info.name] = max(info.allowed, key=len)
-        elif info.type == "int" and info.maximum is not None:
-            values[info.name] = info.maximum
-    return values
-
-
-def test_states_fit_the_sealed_size_with_the_largest_entropy_and_options(game):
-    """Tokens are padded to ``state_bytes``: the largest state must fit (the longest options,
-    the longest caller seed, the owner's 256 bytes and every seat's 32 bytes of entropy, a match
-    with big totals)."""
-    try:
-        options = game.make_options("", _largest_options(game))
-    except Exception:  # options whose largest values do not go together: the defaults then
-        options = game.make_options()
-    for seats in range(game.min_seats, game.max_seats + 1):
-        entropy = rng.entropy(b"o" * rng.MAX_ENTROPY_BYTES, [b"s" * rng.MAX_SEAT_ENTROPY_BYTES] * seats)
-        rnd = random.Random(seats)
-        for k in range(8):
-            first, _ = game.apply(game.deal(options, b"x", b"", seats), Action(0, ABANDON))
-            match = game.next_round(first)._replace(round=10**6, totals=(-10**12,) * seats)
-            state = game.deal(options, bytes([k]) * rng.MAX_SEED_BYTES, entropy, seats, match)
-            while True:
-                check_packed_size(game, state)
-                if state.finished:
-                    break
-                state, _ = game.apply(state, choose(game, state, rnd, 0.002))
-
-
-def test_the_deal_record_names_distinct_cards(game):
-    state = game.deal(game.make_options(), b"dealt", b"")
-    cards, values = game.dealt(state)
-    every = [c for ids in cards.values() for c in ids]
-    assert len(every) == len(set(every)) and set(every) <= set(game.all_cards(state))
-    assert all(isinstance(v, int) for v in values.values())
 
 
 def test_declared_schema_is_consistent(game):

@@ -18,7 +18,7 @@ import pytest
 from google.protobuf import json_format
 
 from referee.core.game import ABANDON, Action
-from referee.service import convert, verify
+from referee.service import convert, games, verify
 from referee.service.credentials import bearer
 from referee.service.server import Config, RefereeServer
 from referee.service.token import KeyRing
@@ -122,7 +122,7 @@ def test_a_round_through_the_server_is_the_core_round(stub, game):
     score = stub.Score(pb.ScoreRequest(state=token), metadata=owner)
     assert score.seed == seed and sum(score.settlement.points) + score.settlement.house == 0
     report = verify.verify(json_format.MessageToDict(score))
-    if game.id in ("doudizhu", "mcr"):
+    if hasattr(games.modules().get(game.id), "verify_deal"):  # service/games/<game>.py re-derives the deal
         assert report["ok"], report
     else:
         assert report["problems"] == [f"no deal verifier for game {game.id!r}"]
