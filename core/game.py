@@ -169,6 +169,21 @@ class Settlement:
     mode: str = "points"
 
 
+def losers_pay_winners(num_seats: int, winners, unit: int = 1) -> tuple[int, ...]:
+    """Points when every seat not among ``winners`` pays each winner ``unit`` (ties share the
+    win); all zero when every seat, or none, is a winner. Sums to zero."""
+    winners = frozenset(winners)
+    losers = num_seats - len(winners)
+    if not winners or not losers:
+        return (0,) * num_seats
+    return tuple(unit * losers if s in winners else -unit * len(winners) for s in range(num_seats))
+
+
+def leaver_pays(num_seats: int, leaver: int, unit: int = 1) -> tuple[int, ...]:
+    """Points of an abandoned round: the seat that left pays each other seat ``unit``."""
+    return tuple(-unit * (num_seats - 1) if s == leaver else unit for s in range(num_seats))
+
+
 class Match(NamedTuple):
     """Where a round stands in its match: rounds dealt before it, each seat's points over them,
     and what the game's rules carry into it (its own values, e.g. the dealer)."""

@@ -10,10 +10,14 @@ from .game import Game
 
 
 def _load() -> dict[str, Game]:
+    from .bidaxiao import BIDAXIAO
+    from .coushu import COUSHU
     from .doudizhu import DOUDIZHU
+    from .jielong import JIELONG
     from .mcr_game import MCR
+    from .tonghua import TONGHUA
 
-    return {g.id: g for g in (DOUDIZHU, MCR)}
+    return {g.id: g for g in (DOUDIZHU, MCR, BIDAXIAO, TONGHUA, COUSHU, JIELONG)}
 
 
 GAMES: dict[str, Game] = _load()

@@ -156,6 +156,7 @@ class RefereeUser(User):
 _TABLES: list[tuple[str, str]] = []  # (game, preset) choices, shared by the users of a process
 _WEIGHTS: list[float] = []
 CARD_IDS: dict[str, int] = {}  # game -> size of its card space (GameInfo.card_ids), for illegal tries
+KINDS: dict[str, frozenset] = {}  # game -> its action kind names (GameInfo.action_kinds), for illegal tries
 
 
 def game_mix(stub, only: str = "") -> tuple[list[tuple[str, str]], list[float]]:
@@ -168,6 +169,7 @@ def game_mix(stub, only: str = "") -> tuple[list[tuple[str, str]], list[float]]:
             raise StopUser()
         for info in games:
             CARD_IDS[info.id] = info.card_ids
+            KINDS[info.id] = frozenset(k.name for k in info.action_kinds)
             presets = [""] + [p.name for p in info.presets]
             for preset in presets:
                 _TABLES.append((info.id, preset))
@@ -308,7 +310,7 @@ class GameUser(RefereeUser):
     def illegal_attempts(self, seat, legal, to_act, table, hands, game):
         """(action, the credential sending it, the status it must get) for ``seat``'s turn."""
         tries = bots._illegal_attempts(self.rng, seat, legal, to_act, len(table.seats), CARD_IDS[game],
-                                       hands.get(seat, ()))
+                                       hands.get(seat, ()), KINDS[game])
         return [(action, table.seats[sender], code) for action, sender, code in tries]
 
     def try_illegal(self, state, seq, seat, legal, to_act, table, hands, game) -> int:

@@ -46,8 +46,11 @@ class Table:
 
 
 def _illegal_attempts(rng: random.Random, seat: int, legal: pb.LegalActionsResponse, to_act,
-                      seats: int, card_ids: int, hand) -> list[tuple[actions_pb2.Action, int, grpc.StatusCode]]:
-    """(action, the seat whose credential sends it, the status it must get)."""
+                      seats: int, card_ids: int, hand,
+                      kinds=None) -> list[tuple[actions_pb2.Action, int, grpc.StatusCode]]:
+    """(action, the seat whose credential sends it, the status it must get). ``kinds``: the
+    game's action kind names (ListGames), when known: a PASS in a game without one is an
+    unknown kind (INVALID_ARGUMENT), not a pass refused now (FAILED_PRECONDITION)."""
     out = []
     candidates = [a.action for a in legal.actions]
     idle = [s for s in range(seats) if s not in to_act]
@@ -68,16 +71,19 @@ def _illegal_attempts(rng: random.Random, seat: int, legal: pb.LegalActionsRespo
             bad.cards.CopyFrom(cards_pb2.CardSet(ids=ids))
             out.append((bad, seat, grpc.StatusCode.FAILED_PRECONDITION))
     if not legal.can_pass:
-        out.append((actions_pb2.Action(seat=seat, kind="PASS"), seat, grpc.StatusCode.FAILED_PRECONDITION))
+        code = (grpc.StatusCode.FAILED_PRECONDITION if kinds is None or "PASS" in kinds
+                else grpc.StatusCode.INVALID_ARGUMENT)
+        out.append((actions_pb2.Action(seat=seat, kind="PASS"), seat, code))
     return out
 
 
 def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options: dict | None = None,
                seed: bytes | None = None, illegal_rate: float = 0.0, abandon_rate: float = 0.0,
-               max_actions: int = 5000, as_seats: bool = True, card_ids: int = 54) -> Round:
+               max_actions: int = 5000, as_seats: bool = True, card_ids: int = 54, kinds=None) -> Round:
     """Deal and play one round to the end with random legal choices, then Score it (as the
     owner). ``options`` maps option names to ``referee.v1.OptionValue`` messages; ``card_ids``
-    is the game's card space size (GameInfo.card_ids), for illegal tries.
+    is the game's card space size (GameInfo.card_ids) and ``kinds`` its action kind names
+    (GameInfo.action_kinds), for illegal tries.
 
     Raises: BotError when an illegal attempt is accepted; grpc.RpcError on unexpected errors.
     """
@@ -105,7 +111,7 @@ def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options
             who = table.seats[seat] if as_seats else table.owner
             legal = stub.LegalActions(pb.LegalActionsRequest(state=state, seat=seat, expected_seq=seq), metadata=who)
             if as_seats and rng.random() < illegal_rate:
-                tries = _illegal_attempts(rng, seat, legal, to_act, seats, card_ids, hands.get(seat, ()))
+                tries = _illegal_attempts(rng, seat, legal, to_act, seats, card_ids, hands.get(seat, ()), kinds)
                 if tries:
                     action, sender, code = rng.choice(tries)
                     _expect_refusal(stub, state, seq, action, table.seats[sender], code)

@@ -134,7 +134,7 @@ def cmd_selfplay(args) -> int:
             try:  # one credential per seat, as real clients hold them
                 played = bots.play_round(stub, rng, game=args.game, preset=args.preset, seed=seed,
                                          illegal_rate=args.illegal_rate, abandon_rate=args.abandon_rate,
-                                         card_ids=game.notation.id_count)
+                                         card_ids=game.notation.id_count, kinds=game.kind_names())
             except bots.BotError as error:
                 print(json.dumps({"error": str(error), "game_index": i}))
                 return 1
@@ -204,7 +204,7 @@ def _options(game, args, request: dict):
 def _default_game() -> str:
     from referee.core.registry import GAMES
 
-    return min(GAMES)
+    return next(iter(GAMES))  # the first registered game (Dou Dizhu), not the first by name
 
 
 def _game(args):

@@ -94,6 +94,48 @@ def test_digests_are_the_same_in_another_process(game):
     assert ours == theirs and len(ours) > 1
 
 
+def _largest_options(game):
+    """Every option at its largest: the longest allowed string, the maximum int."""
+    values = {}
+    for info in game.option_infos():
+        if info.type == "enum":
+            values[info.name] = max(info.allowed, key=len)
+        elif info.type == "int" and info.maximum is not None:
+            values[info.name] = info.maximum
+    return values
+
+
+def test_states_fit_the_sealed_size_with_the_largest_entropy_and_options(game):
+    """Tokens are padded to ``state_bytes``: the largest state must fit (the longest options,
+    the longest caller seed, the owner's 256 bytes and every seat's 32 bytes of entropy, a match
+    with big totals)."""
+    try:
+        options = game.make_options("", _largest_options(game))
+    except Exception:  # options whose largest values do not go together: the defaults then
+        options = game.make_options()
+    for seats in range(game.min_seats, game.max_seats + 1):
+        entropy = rng.entropy(b"o" * rng.MAX_ENTROPY_BYTES, [b"s" * rng.MAX_SEAT_ENTROPY_BYTES] * seats)
+        rnd = random.Random(seats)
+        for k in range(8):
+            first, _ = game.apply(game.deal(options, b"x", b"", seats), Action(0, ABANDON))
+            match = first.match if game.match_over(first) else game.next_round(first)
+            match = match._replace(round=10**6, totals=(-10**12,) * seats)
+            state = game.deal(options, bytes([k]) * rng.MAX_SEED_BYTES, entropy, seats, match)
+            while True:
+                check_packed_size(game, state)
+                if state.finished:
+                    break
+                state, _ = game.apply(state, choose(game, state, rnd, 0.002))
+
+
+def test_the_deal_record_names_distinct_cards(game):
+    state = game.deal(game.make_options(), b"dealt", b"")
+    cards, values = game.dealt(state)
+    every = [c for ids in cards.values() for c in ids]
+    assert len(every) == len(set(every)) and set(every) <= set(game.all_cards(state))
+    assert all(isinstance(v, int) for v in values.values())
+
+
 def test_declared_schema_is_consistent(game):
     """What ListGames will publish holds together: options make, presets are options, kinds
     and reasons are named once, phases end with a finished phase."""
