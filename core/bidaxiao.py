@@ -57,8 +57,6 @@ from .game import (ABANDON, COMMON_KINDS, EMPTY, PLAY, Action, ActionKind, Event
 from .tricks import seats_in
 
 ROUNDS, FINISHED = 0, 1
-# rank index (3 4 5 6 7 8 9 T J Q K A 2, small joker, big joker) -> the number on the card
-NUMBER = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2, 14, 15)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +94,7 @@ _MATCH, _WINDOW = State._fields.index("match"), State._fields.index("window")
 
 def strength(card: int, ace_high: bool = False) -> int:
     """Rule 3: the card's value (A=1 .. K=13, jokers 14, 15; ace_high: A=14, jokers 15, 16)."""
-    n = NUMBER[cardlib.card_rank(card)]
+    n = cardlib.card_number(card)
     if ace_high and (n == 1 or n >= 14):
         return 14 if n == 1 else n + 1
     return n

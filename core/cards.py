@@ -28,6 +28,16 @@ def card_rank(card: int) -> int:
     return k % 13 if k < 52 else k - 52 + SMALL_JOKER
 
 
+# the number on a card of each rank index (3 4 5 6 7 8 9 T J Q K A 2, A = 1), then the jokers
+# (14 small, 15 big): the card values of the children's games
+NUMBERS = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2, 14, 15)
+
+
+def card_number(card: int) -> int:
+    """The number on a card (A = 1, 2 .. 10, J = 11, Q = 12, K = 13; jokers 14, 15)."""
+    return NUMBERS[card_rank(card)]
+
+
 def card_suit(card: int) -> int | None:
     k = card % CARDS_PER_DECK
     return k // 13 if k < 52 else None

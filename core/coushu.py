@@ -42,10 +42,8 @@ from .game import (ABANDON, COMMON_KINDS, PLAY, Action, ActionKind, Event, Event
 
 PLAYING, FINISHED = 0, 1
 SEATS = 2
-# rank index (3 4 5 6 7 8 9 T J Q K A 2) -> the number on the card
-NUMBER = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2)
 # number 1..13 -> the four cards of that number (bitmask)
-NUMBER_MASKS = {n: sum(1 << (s * 13 + r) for s in range(4)) for r, n in enumerate(NUMBER)}
+NUMBER_MASKS = {n: sum(1 << (s * 13 + r) for s in range(4)) for r, n in enumerate(cardlib.NUMBERS[:13])}
 WRONG_NUMBER = "WRONG_NUMBER"  # the game's own reason (rule 10)
 
 
@@ -79,7 +77,7 @@ _MATCH = State._fields.index("match")
 
 
 def number(card: int) -> int:
-    return NUMBER[cardlib.card_rank(card)]
+    return cardlib.card_number(card)
 
 
 def deck_of(target: int) -> list[int]:

@@ -61,8 +61,6 @@ PLAYING, FINISHED = 0, 1
 DECK = 52
 TWO_OF_HEARTS = cardlib.card_id(12, 1)  # rank index 12 is the 2, suit 1 hearts
 SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
-# rank index (3 4 5 6 7 8 9 T J Q K A 2) -> the number on the card
-NUMBER = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2)
 # the game's own reasons (rules 6-7)
 LEAD_TWO_OF_HEARTS = "LEAD_TWO_OF_HEARTS"
 FOLLOW_SUIT = "FOLLOW_SUIT"
@@ -119,8 +117,8 @@ def playable(state: State, seat: int) -> int:
         return hand & (1 << TWO_OF_HEARTS) if not state.done else hand
     cards = hand & SUIT_MASKS[state.suit]
     if state.options.ascending:
-        floor = NUMBER[cardlib.card_rank(state.round_cards[-1])]
-        cards &= sum(1 << c for c in cardlib.from_mask(cards) if NUMBER[cardlib.card_rank(c)] > floor)
+        floor = cardlib.card_number(state.round_cards[-1])
+        cards &= sum(1 << c for c in cardlib.from_mask(cards) if cardlib.card_number(c) > floor)
     return cards
 
 

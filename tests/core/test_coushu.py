@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.core import cards, rng
-from referee.core.coushu import COUSHU, NUMBER, WRONG_NUMBER, Options, deck_of, number
+from referee.core.coushu import COUSHU, WRONG_NUMBER, Options, deck_of, number
 from referee.core.errors import InvalidAction, Reason
 from referee.core.game import ABANDON, PLAY, Action
 
@@ -54,7 +54,7 @@ def test_coushu_rule_9_two_seats_and_a_target_from_3_to_13():
             G.make_options("", {"target": bad})
         assert caught.value.reason == Reason.BAD_OPTION
     assert G.Options().target == 7
-    assert NUMBER[cards.RANKS.index("A")] == 1 and NUMBER[cards.RANKS.index("K")] == 13
+    assert cards.NUMBERS[cards.RANKS.index("A")] == 1 and cards.NUMBERS[cards.RANKS.index("K")] == 13
 
 
 # --- rule 10: answer with T - x, or the card is dead -----------------------------------------------------
