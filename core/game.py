@@ -282,7 +282,8 @@ class Game:
     def option_infos(self) -> tuple[OptionInfo, ...]:
         infos = []
         for f in dataclasses.fields(self.Options):
-            kind = "bool" if f.type in (bool, "bool") else ("enum" if f.metadata.get("allowed") else "int")
+            # an enum is a string among allowed values; an int may have allowed values too
+            kind = "bool" if f.type in (bool, "bool") else ("enum" if isinstance(f.default, str) else "int")
             infos.append(OptionInfo(f.name, kind, f.default, tuple(f.metadata.get("allowed", ())),
                                     f.metadata.get("minimum"), f.metadata.get("maximum"),
                                     f.metadata.get("help", "")))
@@ -313,6 +314,7 @@ class Game:
                    or (info.type == "int" and not is_int)
                    or (info.type == "enum" and (not isinstance(value, type(info.default))
                                                 or value not in info.allowed))
+                   or (info.type == "int" and info.allowed and value not in info.allowed)
                    or (info.minimum is not None and is_int and value < info.minimum)
                    or (info.maximum is not None and is_int and value > info.maximum))
             if bad:

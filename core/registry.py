@@ -15,9 +15,10 @@ def _load() -> dict[str, Game]:
     from .doudizhu import DOUDIZHU
     from .jielong import JIELONG
     from .mcr_game import MCR
+    from .q783 import Q783
     from .tonghua import TONGHUA
 
-    return {g.id: g for g in (DOUDIZHU, MCR, BIDAXIAO, TONGHUA, COUSHU, JIELONG)}
+    return {g.id: g for g in (DOUDIZHU, MCR, BIDAXIAO, TONGHUA, COUSHU, JIELONG, Q783)}
 
 
 GAMES: dict[str, Game] = _load()

@@ -11,22 +11,30 @@ still in after him (接风). A seat whose hand empties goes out and takes the ne
 finishing order (``state.out``).
 
 A game uses :class:`TrickPlay` as its play phase; its state has ``hands`` (card bitmasks per
-seat), ``played`` (the cards played in the round, a bitmask), ``trick`` (:class:`Trick`), ``out`` (seats in the order they went out), ``to_act`` and
-``phase``. The game supplies the combinations and the consequences through these methods:
+seat), ``played`` (the cards played in the round, a bitmask), ``trick`` (:class:`Trick`), ``out``
+(seats in the order they went out), ``to_act`` and ``phase``. The game supplies the
+combinations and the consequences through these methods:
 
 - ``read_play(state, action, mask) -> Verdict``: may ``action.seat`` play the cards ``mask``
   (held) on ``state.trick``? A legal verdict carries the combination and, as ``detail``, the
   game's packed play (non-zero), and the action with its concrete cards.
 - ``legal_plays(state, seat) -> [(Action, Combo)]``: the plays that may be made now.
 - ``after_play(state, seat, verdict, events) -> state``: after the cards left the hand
-  (counts, bombs); ``after_trick(state, trick, events) -> state``: after a trick is won
+  (counts, bombs); ``after_pass(state, seat, events) -> state``: after a pass (Q783's
+  payment on each pass); ``after_trick(state, trick, events) -> state``: after a trick is won
   (payments).
 - ``round_over(state) -> bool``: checked when a seat goes out and when a trick ends;
   ``finish(state, events) -> state``: the round ends.
+- ``plays_out_trick(state) -> bool``: when a seat going out ends the round, is the trick in
+  progress played out first (the others may still beat; the round ends when that trick is
+  won)? Otherwise the round ends at once.
+- ``play_stops(state) -> bool``: checked after every pass: the round ends at once whatever
+  the trick (a payment emptied a bank).
 - ``bars(state) -> bool``: whether a pass bars the seat for the rest of the trick.
 
-:class:`TrickHooks` has the defaults of ``after_play``, ``after_trick`` (nothing) and ``bars``
-(False). The cards played in the round gather in ``state.played`` (a bitmask).
+:class:`TrickHooks` has the defaults of ``after_play``, ``after_pass``, ``after_trick`` (nothing),
+``bars``, ``plays_out_trick`` and ``play_stops`` (False): a game playing TrickPlay inherits it.
+The cards played in the round gather in ``state.played`` (a bitmask).
 
 Events: PLAY (seat, cards, combination), PASS, TRICK_WON (the winner), LEAD (the seat the lead
 passes to under 接风), OUT (a seat that went out while the round goes on; values: place).
@@ -90,7 +98,9 @@ class TrickPlay(Phase):
         if action.kind == PASS:
             passed = trick.passed | 1 << seat
             events = [Event("PASS", seat)]
-            state = state._replace(trick=trick._replace(passed=passed))
+            state = game.after_pass(state._replace(trick=trick._replace(passed=passed)), seat, events)
+            if game.play_stops(state):
+                return game.finish(state, events), events
             still = seats_in(state.hands) & ~(1 << trick.top_seat) & ~passed
             if not still:
                 return self._won(game, state, events)
@@ -108,7 +118,7 @@ class TrickPlay(Phase):
                                 seat, verdict, events)
         if not hand:
             state = state._replace(out=state.out + (seat,))
-            if game.round_over(state):
+            if game.round_over(state) and not game.plays_out_trick(state):
                 return game.finish(state, events), events
             events.append(Event("OUT", seat, values={"place": len(state.out)}))
         others = seats_in(state.hands) & ~(1 << seat) & ~trick.passed
@@ -136,10 +146,19 @@ class TrickHooks:
     def after_play(self, state, seat: int, verdict: Verdict, events: list) -> object:
         return state
 
+    def after_pass(self, state, seat: int, events: list) -> object:
+        return state
+
     def after_trick(self, state, trick: Trick, events: list) -> object:
         return state
 
     def bars(self, state) -> bool:
+        return False
+
+    def plays_out_trick(self, state) -> bool:
+        return False
+
+    def play_stops(self, state) -> bool:
         return False
 
 

@@ -114,12 +114,16 @@ def test_list_games_option_defaults_are_typed(stub):
         for o in game.options:
             assert o.default_value.WhichOneof("value") == field[o.type], (game.id, o.name)
             assert all(a.WhichOneof("value") == field[o.type] for a in o.allowed), (game.id, o.name)
-            assert bool(o.allowed) == (o.type == "enum"), (game.id, o.name)
+            assert o.type != "enum" or o.allowed, (game.id, o.name)  # an enum lists its values
+            assert o.type != "bool" or not o.allowed, (game.id, o.name)  # an int may list its values
         for preset in game.presets:
             types = {o.name: o.type for o in game.options}
             assert all(v.WhichOneof("value") == field[types[k]] for k, v in preset.values.items()), preset.name
     mcr = {o.name: o for o in next(g for g in games if g.id == "mcr").options}
     assert mcr["hands"].default_value == option_value(16) and (mcr["hands"].minimum, mcr["hands"].maximum) == (1, 64)
+    q783 = {o.name: o for o in next(g for g in games if g.id == "q783").options}
+    assert q783["penalty_camp"].type == "int" and list(q783["penalty_camp"].allowed) == [
+        option_value(50), option_value(100), option_value(200)]
 
 
 @pytest.mark.parametrize("game, seed", [("doudizhu", b"names-1"), ("doudizhu", b"names-2"), ("mcr", b"names-1"),

@@ -200,7 +200,8 @@ def test_stale_seq():
 
 def _round_tokens(stub, game: str, rnd: random.Random, **deal) -> tuple[list[bytes], list[bytes]]:
     """A round played to the end by the seats with their own credentials, the owner applying the
-    sealed answers, then the next round's deal: (state tokens, sealed answers)."""
+    sealed answers, then the next round's deal unless the match is over: (state tokens, sealed
+    answers)."""
     seats = GAMES[game].default_seats or GAMES[game].min_seats
     seed = rnd.choice((0, 1, 32, rng.MAX_SEED_BYTES))  # 0: the server's own
     request = pb.DealRequest(game=game, seed=rnd.randbytes(seed) if seed else None,
@@ -229,6 +230,8 @@ def _round_tokens(stub, game: str, rnd: random.Random, **deal) -> tuple[list[byt
         reply = replies[-1]
         tokens.append(reply.state)
         state, to_act, finished = reply.state, list(reply.to_act), reply.finished
+    if stub.Score(pb.ScoreRequest(state=state)).match.over:  # the round ended its match (a Q783 bank ran out)
+        return tokens, answers
     nxt = stub.Deal(pb.DealRequest(previous_state=state, seed=b"next"), metadata=owner)
     tokens.append(nxt.state)
     replay = stub.Replay(pb.ReplayRequest(previous_state=state, seed=b"next",

@@ -100,6 +100,8 @@ def _largest_options(game):
     for info in game.option_infos():
         if info.type == "enum":
             values[info.name] = max(info.allowed, key=len)
+        elif info.type == "int" and info.allowed:
+            values[info.name] = max(info.allowed)
         elif info.type == "int" and info.maximum is not None:
             values[info.name] = info.maximum
     return values
