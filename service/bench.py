@@ -28,7 +28,7 @@ from referee.v1 import referee_service_pb2_grpc as pb_grpc
 from referee.core.registry import GAMES, get_game
 
 from .server import Config, RefereeServer
-from .credentials import Credentials, bearer, from_metadata
+from .credentials import Credentials, bearer
 from .token import KeyRing, Sealer
 
 
@@ -166,8 +166,7 @@ def token_costs(seconds: float = 0.5, game_id: str = "") -> dict:
     checks = {}
     for name, cache in (("credential_check_us", 0), ("credential_check_cached_us", 4096)):
         credentials = Credentials(sealer.ring, cache)  # 0: the MAC every time
-        checks[name] = round(per_call(lambda: credentials.caller(table, from_metadata(metadata)), [()],
-                                      seconds / 6) * 1e6, 2)
+        checks[name] = round(per_call(lambda: credentials.caller_of(table, metadata), [()], seconds / 6) * 1e6, 2)
     return {"game": game.id, **checks, "sha256_us": round(digest * 1e6, 2), "seal_us": round(seal * 1e6, 2), "open_us": round(open_ * 1e6, 2),
             "state_bytes": len(packed), "token_bytes": len(token)}
 

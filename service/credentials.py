@@ -77,8 +77,9 @@ class Credentials:
     def __init__(self, ring: KeyRing, cache: int = 4096):
         self.ring = ring
         self._keys = {kid.encode(): key for kid, key in ring.keys.items()}
-        # (table, credential) -> Caller of credentials that checked out: a seat sends the same
-        # one call after call (only verified pairs are kept: a hit is as good as the MAC check)
+        # (table, credential or its header text) -> Caller of credentials that checked out: a
+        # seat sends the same one call after call (only verified pairs are kept: a hit is as good
+        # as the MAC check)
         self._checked: collections.OrderedDict[tuple[bytes, bytes], Caller] = collections.OrderedDict()
         self._cache = cache
         kid = ring.active.encode()
@@ -113,11 +114,30 @@ class Credentials:
         if key is None or len(mac) != MAC_BYTES or not hmac.compare_digest(mac, _mac(key, table, role)):
             raise Unauthenticated("the credential does not open this table", Reason.CREDENTIAL_INVALID)
         caller = OWNER_CALLER if role == OWNER else Caller(role)
+        self._remember((table, credential), caller)
+        return caller
+
+    def caller_of(self, table: bytes, metadata) -> Caller:
+        """The caller a call's metadata makes at ``table`` (``caller`` of its bearer credential,
+        remembered by the header's text, so a seat's next call skips decoding it too).
+
+        Raises:
+            Unauthenticated: as ``caller``, and for an authorization entry that is no bearer.
+        """
+        for key, value in metadata or ():
+            if key == HEADER:
+                known = self._checked.get((table, value))
+                if known is None:
+                    known = self.caller(table, parse_bearer(value))
+                    self._remember((table, value), known)
+                return known
+        return SPECTATOR
+
+    def _remember(self, key: tuple, caller: Caller) -> None:
         if self._cache:
-            self._checked[(table, credential)] = caller
+            self._checked[key] = caller
             if len(self._checked) > self._cache:
                 self._checked.popitem(last=False)
-        return caller
 
 
 def from_metadata(metadata) -> bytes | None:

@@ -51,9 +51,9 @@ class Pool:
         deal = stub.Deal(pb.DealRequest(game=info.id))
         owner = (bearer(deal.owner_credential),)
         self.credentials += [deal.owner_credential, *deal.seat_credentials]
-        state = deal.state
-        for step in range(self.rnd.randrange(1, 30)):
-            seat = deal.to_act[0] if step == 0 else reply.to_act[0]
+        state, to_act = deal.state, deal.to_act
+        for _ in range(self.rnd.randrange(1, 30)):
+            seat = to_act[0]
             legal = stub.LegalActions(pb.LegalActionsRequest(state=state, seat=seat), metadata=owner)
             action = self.rnd.choice(legal.actions).action
             self.requests["Validate"].append(pb.ValidateRequest(state=state, action=action))
@@ -67,7 +67,7 @@ class Pool:
                 self.answers.append(seat_reply.answer)
                 self.requests["Play"].append(pb.PlayRequest(state=state, answers=[seat_reply.answer]))
             reply = stub.Play(pb.PlayRequest(state=state, action=action), metadata=owner)
-            state = reply.state
+            state, to_act = reply.state, reply.to_act
             if reply.finished:
                 break
         self.tokens.append(state)

@@ -39,7 +39,7 @@ from referee.v1 import referee_service_pb2_grpc as pb_grpc
 from referee.v1 import state_pb2
 
 from . import convert, errors
-from .credentials import OWNER, OWNER_CALLER, SPECTATOR, Caller, Credentials, from_metadata
+from .credentials import OWNER, OWNER_CALLER, Caller, Credentials, from_metadata
 from .token import ANSWER, CALLER_SEED, SEED, TABLE_BYTES, Sealer, check_seq
 
 MAX_REPLAY_ACTIONS = 1000
@@ -201,7 +201,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
     def _caller(self, table: Table, context=None, credential: bytes | None = None) -> Caller:
         """Who calls, from ``credential`` (a batch item's) or the call's metadata."""
         if not credential and context is not None:
-            credential = from_metadata(context.invocation_metadata())
+            return self.credentials.caller_of(table.table, context.invocation_metadata())
         return self.credentials.caller(table.table, credential)
 
     @staticmethod
