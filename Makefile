@@ -8,7 +8,14 @@ INSTALL := rm -rf build && $(BIN)/python -m pip install
 
 API_RELEASE := protos/released/referee-api-v1.json
 
-.PHONY: demo test bench protos api-release clean
+# mutation testing (tests/mutation/mutate.py): GAME=<id> (or platform; several separated by spaces)
+# for one game, the CI sample: MUTATE_SAMPLE mutants drawn with MUTATE_SEED, on MUTATE_JOBS workers
+MUTATE := $(BIN)/python tests/mutation/mutate.py
+MUTATE_JOBS ?= 2
+MUTATE_SAMPLE ?= 24
+MUTATE_SEED ?= 13
+
+.PHONY: demo test bench protos api-release mutate mutate-sample clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +30,17 @@ test: $(BIN)/python
 	$(BIN)/python .ci/check_build.py
 	$(MAKE) protos
 	$(BIN)/python -m pytest -q || { rc=$$?; [ $$rc -ne 5 ] || echo "pytest collected no tests" >&2; exit $$rc; }
+	$(MUTATE) run --sample $(MUTATE_SAMPLE) --seed $(MUTATE_SEED) --jobs $(MUTATE_JOBS)
+
+# every mutant of the rules core (or of GAME's modules), the score per module; hours on 2 cores
+mutate: $(BIN)/python
+	$(INSTALL) '.[dev]'
+	$(MUTATE) run $(foreach g,$(GAME),--game $(g)) --jobs $(MUTATE_JOBS)
+
+# the sample `make test` runs: fails when a sampled mutant survives and is not listed equivalent
+mutate-sample: $(BIN)/python
+	$(INSTALL) '.[dev]'
+	$(MUTATE) run --sample $(MUTATE_SAMPLE) --seed $(MUTATE_SEED) --jobs $(MUTATE_JOBS)
 
 # buf lint (STANDARD, no exemptions) and no breaking change against the last released API
 protos: $(BIN)/python
@@ -38,5 +56,5 @@ bench: $(BIN)/python
 	$(BIN)/referee bench
 
 clean:
-	rm -rf build dist *.egg-info .pytest_cache .hypothesis .benchmarks
+	rm -rf build dist *.egg-info .pytest_cache .hypothesis .benchmarks .mutation
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +

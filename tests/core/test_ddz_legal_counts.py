@@ -1,11 +1,13 @@
 """Perft-style legal-move counts (spec rules 8, 10-12) and a brute-force oracle.
 
 Each fixed count is derived by hand in its comment. The oracle enumerates every sub-multiset of
-the hand, classifies it with ``readings`` and keeps it when some reading beats the table (any
-reading on a free lead, rule 11i); the generator (``legal_rank_strings``, ``legal_plays``) must
-agree with it as a set of rank strings and list each multiset once (rule 12). Every test runs
-on both twins of the hot path (fixture ``hot``).
+the hand, classifies it with the spec classifier written below from rules/doudizhu.md (the
+combination table and rules 10-11, nothing of the code under test) and keeps it when some
+reading beats the table (any reading on a free lead, rule 11i); the generator
+(``legal_rank_strings``, ``legal_plays``) must agree with it as a set of rank strings and list
+each multiset once (rule 12). Every test runs on both twins of the hot path (fixture ``hot``).
 """
+import functools
 import itertools
 
 import pytest
@@ -59,28 +61,130 @@ COUNTS = [
 ]
 
 
+# --- the spec classifier (rules/doudizhu.md) ----------------------------------------------------
+# ranks 0..14 = 3 4 5 6 7 8 9 T J Q K A 2, small joker, big joker; a reading is (kind, main rank,
+# number of cards): rule 10 compares the kind, the number of cards and the main rank only
+
+ACE, SMALL, BIG = 11, 13, 14
+RANKS = "3456789TJQKA2BR"
+CHAINS = {1: ("straight", 5, 12), 2: ("pair_straight", 3, 10), 3: ("trio_straight", 2, 6)}  # the table
+BODY = {"single": 1, "pair": 2, "trio": 3, "bomb": 4, "rocket": 2, "trio_single": 3, "trio_pair": 3,
+        "four_two_singles": 4, "four_two_pairs": 4}
+
+
+def runs(counts, width, links):
+    """The highest rank of every ``links`` consecutive ranks within 3..A (rule 11g: no 2, no joker)
+    holding exactly ``width`` cards each."""
+    return [low + links - 1 for low in range(0, ACE - links + 2)
+            if all(counts[r] == width for r in range(low, low + links))]
+
+
+def singles_ok(rest, rocket_kickers):
+    """Single kickers (rules 11b, 11e): no rank more than three times, the two jokers only when allowed."""
+    return max(rest) <= 3 and (rocket_kickers or not (rest[SMALL] and rest[BIG]))
+
+
+def pairs_of(rest):
+    """How many pairs ``rest`` is when it is only pairs of different ranks (rules 11d, 11f), else 0;
+    the two jokers are no pair."""
+    held = [c for c in rest if c]
+    return len(held) if all(c == 2 for c in held) and not (rest[SMALL] or rest[BIG]) else 0
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def spec_readings(counts, rocket_kickers=False):
+    """Every reading of a rank multiset (a tuple of 15 counts) by the combination table and rule 11."""
+    total, held = sum(counts), [r for r, c in enumerate(counts) if c]
+    if held == [SMALL, BIG] and total == 2:
+        return frozenset({("rocket", BIG, 2)})
+    if len(held) == 1:
+        return frozenset({({1: "single", 2: "pair", 3: "trio", 4: "bomb"}[total], held[0], total)})
+    found = set()
+    if total in (4, 5, 6, 8):  # a trio or a four with kickers
+        for r in held:
+            rest = counts[:r] + (0,) + counts[r + 1:]  # rule 11a: no kicker of the body's rank
+            if counts[r] == 3 and total == 4:
+                found.add(("trio_single", r, 4))
+            elif counts[r] == 3 and total == 5 and pairs_of(rest) == 1:
+                found.add(("trio_pair", r, 5))
+            elif counts[r] == 4 and total == 6 and singles_ok(rest, rocket_kickers):
+                found.add(("four_two_singles", r, 6))  # rule 11c: the two may be a pair
+            elif counts[r] == 4 and total == 8 and pairs_of(rest) == 2:
+                found.add(("four_two_pairs", r, 8))
+    for width, (kind, shortest, longest) in CHAINS.items():
+        if total % width == 0 and shortest <= total // width <= longest:
+            found.update((kind, high, total) for high in runs(counts, width, total // width))
+    for links in range(2, 7):  # airplanes: a trio straight of n (2-6) and n wings
+        if total not in (4 * links, 5 * links):
+            continue
+        for high in runs(counts, 3, links):
+            rest = tuple(0 if high - links < r <= high else c for r, c in enumerate(counts))
+            if total == 4 * links and singles_ok(rest, rocket_kickers):
+                found.add(("airplane_singles", high, total))
+            if total == 5 * links and pairs_of(rest) == links:
+                found.add(("airplane_pairs", high, total))
+    return frozenset(found)
+
+
+def spec_beats(reading, table):
+    """Rule 10: the rocket beats everything (and nothing beats it), a bomb every non-bomb and lower
+    bombs; otherwise the same kind and number of cards with a higher main rank. ``table`` None:
+    a free lead."""
+    kind, main, size = reading
+    if table is None:
+        return True
+    if table[0] == "rocket" or kind == "rocket":
+        return kind == "rocket" and table[0] != "rocket"
+    if kind == "bomb" and table[0] != "bomb":
+        return True
+    return (kind, size) == (table[0], table[2]) and main > table[1]
+
+
+def spec_led_reading(text):
+    """Rule 11i: a play on the table is read as when led: the largest body, then the highest main."""
+    readings = spec_readings(tuple(rank_counts(text)))
+    assert readings, text
+    return max(readings, key=lambda reading: (BODY.get(reading[0], reading[2] if "airplane" not in reading[0]
+                                                       else reading[2] * 3 // (4 if "singles" in reading[0] else 5)),
+                                              reading[1]))
+
+
+def rank_counts(text):
+    counts = [0] * 15
+    for char in text:
+        counts[RANKS.index(char)] += 1
+    return counts
+
+
+def table_of(hot, play):
+    """A packed play the generator made, as the spec reading a hand must answer; None: a lead."""
+    if not play:
+        return None
+    return hot.KIND_NAMES[hot.play_kind(play)], hot.play_main(play), hot.card_total(hot.play_counts(play))
+
+
 def oracle(hot, hand_text, last_text, options=Options()):
-    """Rank strings of every sub-multiset of the hand that may be played on ``last_text``."""
-    rocket_kickers = options.rocket_as_kickers
-    table = 0
-    if last_text:
-        table, _ = doudizhu.choose_reading(doudizhu.classify(doudizhu.parse_hand(last_text), options), 0)
-        assert table, last_text
-    return oracle_counts(hot, doudizhu.parse_hand(hand_text), [table], rocket_kickers)[table]
+    """Rank strings of every sub-multiset of the hand (a rank string) that may be played on
+    ``last_text`` (a rank string read as when led; empty: a free lead)."""
+    table = spec_led_reading(last_text) if last_text else None
+    packed = sum(c << (3 * r) for r, c in enumerate(rank_counts(hand_text)))
+    return oracle_counts(packed, [table], options.rocket_as_kickers)[table]
 
 
-def oracle_counts(hot, hand, tables, rocket_kickers):
+def oracle_counts(hand, tables, rocket_kickers):
+    """For each table (a spec reading, None for a free lead), the rank strings of the hand's
+    sub-multisets with a reading that beats it."""
     counts = [(hand >> (3 * r)) & 7 for r in range(15)]
     found = {table: set() for table in tables}
     for sub in itertools.product(*(range(c + 1) for c in counts)):
         if not any(sub):
             continue
-        plays = hot.readings(sum(c << (3 * r) for r, c in enumerate(sub)), rocket_kickers)
-        if not plays:
+        readings = spec_readings(sub, rocket_kickers)
+        if not readings:
             continue
         text = format_ranks(r for r, c in enumerate(sub) for _ in range(c))
         for table in tables:
-            if table == 0 or any(hot.beats(p, table) for p in plays):
+            if any(spec_beats(reading, table) for reading in readings):
                 found[table].add(text)
     return found
 
@@ -150,9 +254,9 @@ def test_ddz_rule_11i_generator_matches_oracle_on_rich_hands(hot, hand):
     tables = [0] + [p for p in doudizhu.legal_plays(packed, 0)
                     if hot.play_kind(p) >= AIRPLANE_SINGLES][::7][:12]
     for rocket_kickers in (False, True):
-        expected = oracle_counts(hot, packed, tables, rocket_kickers)
+        expected = oracle_counts(packed, [table_of(hot, t) for t in tables], rocket_kickers)
         for table in tables:
-            assert generated(hot, packed, table, rocket_kickers) == expected[table], \
+            assert generated(hot, packed, table, rocket_kickers) == expected[table_of(hot, table)], \
                 doudizhu.format_play(table) if table else "lead"
 
 
@@ -171,6 +275,6 @@ def test_ddz_rule_12_generator_matches_oracle_on_random_hands(hot, cards, other,
     hand = packed_hand(cards)
     candidates = hot.legal_plays(packed_hand(other), 0, rocket_kickers)
     tables = [0] + rnd.sample(candidates, min(6, len(candidates)))
-    expected = oracle_counts(hot, hand, tables, rocket_kickers)
+    expected = oracle_counts(hand, [table_of(hot, t) for t in tables], rocket_kickers)
     for table in tables:
-        assert generated(hot, hand, table, rocket_kickers) == expected[table]
+        assert generated(hot, hand, table, rocket_kickers) == expected[table_of(hot, table)]

@@ -366,23 +366,100 @@ melds = st.lists(st.tuples(st.sampled_from(["CHI", "PENG", "GANG", "PUNG"]), st.
                            st.integers(-1, 4)).map(list), max_size=5)
 
 
+def near_winning_hand(rnd) -> dict:
+    """A request built as a winning hand is (rule 8: four sets and a pair, some sets melded, the
+    sets mostly of one suit and honors so that many score 8), then often spoiled the way the
+    impossible hands are (a fifth copy, a flower or an unknown tile in the hand, a tile too many
+    or too few, a chow on an honor or a terminal, a pung offered by nobody, winds and flowers out
+    of range) or with a tile changed."""
+    suit = rnd.choice("WTB")
+    suited = [f"{suit}{n}" for n in range(1, 10)]
+    others = [f"{s}{n}" for s in "WTB" if s != suit for n in range(1, 10)]
+    honors = ["F1", "F2", "F3", "F4", "J1", "J2", "J3"]
+    melds, concealed = [], []
+    for _ in range(4):
+        shape = rnd.choice(["chow", "chow", "pung", "pung", "kong"])
+        pool = rnd.choice([suited, suited, honors, others])
+        if shape == "chow" and pool is not honors:
+            start = rnd.randrange(7)
+            tiles = pool[start:start + 3]
+            meld = ["CHI", tiles[1], rnd.randint(1, 3)]
+        else:
+            tile = rnd.choice(pool)
+            tiles = [tile] * (4 if shape == "kong" else 3)
+            meld = ["GANG" if shape == "kong" else "PENG", tile, rnd.randint(0 if shape == "kong" else 1, 3)]
+        if rnd.random() < 0.3:
+            melds.append(meld)
+        else:
+            concealed += tiles[:3]  # a kong not declared is a pung in hand
+    concealed += [rnd.choice(suited + honors)] * 2
+    rnd.shuffle(concealed)
+    win = concealed.pop()
+    req = {"melds": melds, "concealed": concealed, "win_tile": win, "self_drawn": rnd.random() < 0.5,
+           "fourth_tile": rnd.random() < 0.1, "kong_related": rnd.random() < 0.1, "wall_last": rnd.random() < 0.1,
+           "seat_wind": rnd.randrange(4), "prevalent_wind": rnd.randrange(4), "flowers": rnd.randrange(9)}
+    spoil = rnd.randrange(20)
+    if spoil == 0 and len(concealed) >= 3:  # a kong of the winning tile: a fifth copy
+        req["melds"], req["concealed"] = melds + [["GANG", win, 0]], concealed[3:]
+    elif spoil == 1:
+        req["concealed"] = concealed[:-1] + [rnd.choice(["H1", "H8", "X3", "W0"])]
+    elif spoil == 2:
+        req["concealed"] = concealed + [rnd.choice(suited)]
+    elif spoil == 3:
+        req["concealed"] = concealed[1:]
+    elif spoil == 4:
+        req["melds"] = melds + [["CHI", rnd.choice(honors + [f"{suit}1", f"{suit}9"]), 1]]
+    elif spoil == 5:
+        req["melds"] = melds + [["PENG", rnd.choice(suited), 0]]
+    elif spoil == 6:
+        req[rnd.choice(["seat_wind", "prevalent_wind"])] = rnd.choice([-1, 4])
+    elif spoil == 7:
+        req["flowers"] = rnd.choice([-1, 9])
+    elif spoil in (8, 9) and concealed:  # one tile changed: mostly no winning shape
+        req["concealed"] = [rnd.choice(others + honors)] + concealed[1:]
+    return req
+
+
+def possible(req: dict) -> bool:
+    """Four copies of a tile at most (melds included), no flower or unknown tile in the hand."""
+    tiles = Counter(mcr.parse_tiles(req["concealed"] + [req["win_tile"]]))
+    for kind, name, _offer in req.get("melds", []):
+        tile = mcr.parse_tile(name)
+        tiles.update((tile - 1, tile, tile + 1) if kind == "CHI" else (tile,) * (3 if kind == "PENG" else 4))
+    return max(tiles.values()) <= 4 and max(tiles) < 34
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.fixed_dictionaries({}, optional={
     "melds": melds | json_values, "concealed": tile_lists | json_values,
     "win_tile": st.sampled_from(mcr.TILE_NAMES) | json_values, "self_drawn": json_values,
     "fourth_tile": st.booleans(), "kong_related": st.booleans(), "wall_last": json_values,
     "seat_wind": st.integers(-1, 4) | json_values, "prevalent_wind": st.integers(0, 3),
-    "flowers": st.integers(-1, 9)}) | json_values)
+    "flowers": st.integers(-1, 9)}) | json_values | st.randoms(use_true_random=False).map(near_winning_hand))
 def test_never_crashes_never_scores_the_impossible(req):
     answer = mcr.fan_answer(req)
     assert set(answer) in ({"fans", "total"}, {"error", "message"})
     if "fans" in answer:  # then the hand was possible: four copies at most, no flower in it
-        tiles = Counter(mcr.parse_tiles(req["concealed"] + [req["win_tile"]]))
-        for kind, name, _offer in req.get("melds", []):
-            tile = mcr.parse_tile(name)
-            tiles.update((tile - 1, tile, tile + 1) if kind == "CHI" else (tile,) * (3 if kind == "PENG" else 4))
-        assert max(tiles.values()) <= 4 and max(tiles) < 34
+        assert possible(req)
+        assert 0 <= req.get("seat_wind", 0) <= 3 and 0 <= req.get("prevalent_wind", 0) <= 3
+        assert 0 <= req.get("flowers", 0) <= 8
         assert answer["total"] - req.get("flowers", 0) >= 8
+        assert answer["total"] == sum(points * count for _, _, points, count in answer["fans"])
+
+
+def test_the_fuzz_inputs_reach_the_scoring_branch():
+    """The near-winning hands the fuzz test draws are scored often, and refused for each reason."""
+    import random
+
+    answers = Counter()
+    for seed in range(300):
+        req = near_winning_hand(random.Random(seed))
+        answer = mcr.fan_answer(req)
+        answers[answer.get("error", "scored")] += 1
+        if "fans" in answer:
+            assert possible(req)
+    assert answers["scored"] >= 60, answers
+    assert min(answers[reason] for reason in ("BAD_INPUT", "NOT_WIN", "UNDER_8")) >= 15, answers
 
 
 def test_mcr_rule_12_both_request_paths_agree():

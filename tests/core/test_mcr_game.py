@@ -972,3 +972,115 @@ def test_mcr_rule_13_match_totals_add_up_the_settlements():
     outcomes = {MCR.settle(finished).outcome for _, finished in hands}
     assert "abandoned" in outcomes and outcomes & {"self_drawn", "won_on_discard"}, outcomes
     assert sum(running) == 0 and running != (0, 0, 0, 0)
+
+
+# --- pinned by direct examples: the last tile of the wall (rule 7, fans 妙手回春 海底捞月) and the
+# 8-point minimum (rule 10); each number from the seed's fan table -------------------------------
+
+def won_on_the_last_discard(live):
+    """Seat 0 discards W5 with ``live`` tiles left in the wall; seat 2 (WIN_B: 清龙, 平和, 门前清,
+    坎张) wins on it."""
+    state = position([None, None, WIN_B, None], drawn="W5", live=live)
+    state, _ = discard(state, 0, "W5")
+    state, _ = run(state, Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    return state
+
+
+def test_rule_7_last_tile_claim_exactly_at_the_end_of_the_wall():
+    at_end, before = won_on_the_last_discard(live=0), won_on_the_last_discard(live=1)
+    assert fan_names(at_end) - fan_names(before) == {"海底捞月 Last Tile Claim x1"}
+    assert fan_names(before) - fan_names(at_end) == set()
+    assert at_end.total == before.total + 8  # 海底捞月 is 8 points and strikes nothing out
+    assert MCR.settle(at_end).points[2] == 8 + at_end.total + 2 * 8  # the discarder 8 + total, the others 8
+
+
+def drawn_last(live):
+    """Seat 2 discards T9, nobody claims, seat 3 (WIN_A: 清龙, 不求人, ...) draws B5 from a wall
+    of ``live`` tiles and wins."""
+    state = position([None, None, None, WIN_A], turn=2, drawn="T9", front="B5", live=live)
+    state, _ = discard(state, 2, "T9")
+    state, _ = pass_window(state)
+    assert state.to_act == (3,) and state.back - state.front == live - 1
+    state, _ = MCR.apply(state, Action(3, WIN))
+    return state
+
+
+def test_rule_7_last_tile_draw_exactly_at_the_end_of_the_wall():
+    at_end, before = drawn_last(live=1), drawn_last(live=2)
+    assert fan_names(at_end) - fan_names(before) == {"妙手回春 Last Tile Draw x1"}
+    assert fan_names(before) - fan_names(at_end) == set()  # 自摸 is in 不求人 either way
+    assert at_end.total == before.total + 8
+    assert MCR.settle(at_end).points[3] == 3 * (8 + at_end.total)
+
+
+ALL_MELDED = [("chow", 1, "W1 W2 W3"), ("chow", 1, "T4 T5 T6"), ("pung", 3, "B7 B7 B7")]
+
+
+def test_rule_10_seven_points_are_refused_eight_are_taken():
+    # 全求人 (6) + 幺九刻 of W9 (1) = 7 points: UNDER_8 (单钓将 is not counted with 全求人)
+    seven = position([None, None, "J1", None], drawn="J1", melds={2: ALL_MELDED + [("pung", 0, "W9 W9 W9")]})
+    seven, _ = discard(seven, 0, "J1")
+    refused(seven, Action(2, WIN), UNDER_8)
+    assert [a.kind for a, _ in MCR.legal_actions(seven, 2)] == [PASS]
+    # 全求人 (6) + 箭刻 of J2 (2) = 8 points: a win
+    eight = position([None, None, "J1", None], drawn="J1", melds={2: ALL_MELDED + [("pung", 0, "J2 J2 J2")]})
+    eight, _ = discard(eight, 0, "J1")
+    eight, _ = run(eight, Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    assert eight.finished and eight.points == 8 and eight.total == 8
+    assert fan_names(eight) == {"全求人 Melded Hand x1", "箭刻 Dragon Pung x1"}
+
+
+def test_rule_10_the_calculator_refuses_seven_points_and_takes_eight():
+    seven = mcr.Hand.from_request({"melds": [["CHI", "W2", 1], ["CHI", "T5", 2], ["PENG", "B7", 3], ["PENG", "W9", 1]],
+                                   "concealed": ["J1"], "win_tile": "J1"})
+    with pytest.raises(IllegalAction) as refusal:
+        mcr.calculate_fans(seven)
+    assert refusal.value.reason == UNDER_8
+    assert mcr.calculate_fans(seven, minimum=7).points == 7
+    eight = mcr.Hand.from_request({"melds": [["CHI", "W3", 1], ["CHI", "T7", 2], ["PENG", "T3", 3]],
+                                   "concealed": ["B5", "B6", "F1", "F1"], "win_tile": "B7",
+                                   "seat_wind": 1, "prevalent_wind": 2})
+    assert mcr.calculate_fans(eight).points == 8  # 无番和
+
+
+# --- pinned by direct examples found by mutation testing (make mutate GAME=mcr) --------------------
+
+def test_rule_9_last_tile_counts_the_copies_in_exposed_melds():
+    # 和绝张: the three other W5 lie in seat 1's pung, claimed from seat 0; seat 2 wins on the last
+    state = position([None, None, WIN_B, None], drawn="W5", melds={1: [("pung", 0, "W5 W5 W5")]})
+    state, _ = discard(state, 0, "W5")
+    state, _ = run(state, Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    assert "和绝张 Last Tile x1" in fan_names(state)
+
+
+def test_rule_9_no_last_tile_while_a_copy_is_unseen():
+    # WIN_B waits on W5 alone (W4 W6) and holds none; one W5 in a river: not the last tile
+    state = position([None, None, WIN_B, None], drawn="W5", discards={3: "W5"})
+    state, _ = discard(state, 0, "W5")
+    state, _ = run(state, Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    assert state.finished and not any(name.startswith("和绝张") for name in fan_names(state))
+
+
+def test_rule_2_deal_events_carry_each_seats_wind_from_the_dealer():
+    state = MCR.deal(Options(dealer=2), b"winds")
+    deals = [e for e in MCR.deal_events(state) if e.type == "DEAL"]
+    assert [(e.seat, e.values) for e in deals] == [(s, {"seat_wind": (s - 2) % 4, "dealer": 2}) for s in range(4)]
+    assert [e.values["seat_wind"] for e in deals] == [2, 3, 0, 1]
+
+
+def test_rule_4_the_tile_of_an_added_kong_is_shown_while_it_may_be_robbed():
+    state = robbing_table()
+    kong = next(a for a, _ in MCR.legal_actions(state, 0) if a.kind == KONG)
+    state, _ = MCR.apply(state, kong)
+    assert state.phase == ROB
+    assert state.tile not in MCR.secret_cards(state, 0)
+    assert set(MCR.secret_cards(state, 0)) == {t for t in range(144) if state.hands[0] >> t & 1} - {state.tile}
+
+
+def test_rule_4_kong_hints_name_four_tiles():
+    concealed = position(["F1 F1 F1 F1", None, None, None], drawn="W9")
+    added = robbing_table()
+    for state, label in ((concealed, "concealed kong 暗杠"), (added, "added kong 加杠")):
+        combos = [c for a, c in MCR.legal_actions(state, 0) if a.kind == KONG]
+        assert len(combos) == 1 and combos[0].label == label
+        assert combos[0].size == 4 and len(combos[0].ranks) == 4 and len(set(combos[0].ranks)) == 1

@@ -210,6 +210,8 @@ class Load:
     stub: pb_grpc.RefereeServiceStub
     workers: int = 4
     games: list[Game] = field(default_factory=list)
+    started: dict[int, int] = field(default_factory=dict)  # worker -> games it began (Deal called or not)
+    lost: list[str] = field(default_factory=list)  # games begun that did not finish, and why
     failures: list[str] = field(default_factory=list)
     live: dict[int, str] = field(default_factory=dict)  # worker -> key id of its game's token
     live_credentials: dict[int, str] = field(default_factory=dict)  # worker -> key id of its game's credentials
@@ -229,12 +231,15 @@ class Load:
         n = 0
         while not self.stop.is_set():
             n += 1
+            self.started[worker] = n
             try:  # the server draws the seed
                 played = bots.play_round(stub, rng, game="doudizhu", illegal_rate=0.05, abandon_rate=0.002)
             except grpc.RpcError as error:  # a refusal the bots did not expect, or a call that failed
+                self.lost.append(f"worker {worker}: round {n}: {error.code().name}: {error.details()}")
                 self.failures.append(f"worker {worker}: round {n} lost: {error.code().name}: {error.details()}")
                 continue
             except Exception as error:  # noqa: BLE001 - a bot error or a bug: the test fails on it
+                self.lost.append(f"worker {worker}: round {n}: {type(error).__name__}: {error}")
                 self.failures.append(f"worker {worker}: {type(error).__name__}: {error}")
                 continue
             finally:
@@ -249,9 +254,14 @@ class Load:
                    abort=lambda: self.failures and f"failed calls: {self.failures[:5]}")
 
     def close(self) -> None:
+        """Stop: each worker finishes the game it is playing, then the books must balance."""
         self.stop.set()
         for t in self.threads:
-            t.join(30)
+            t.join(WAIT_S)
+        assert not [t for t in self.threads if t.is_alive()], "a worker is still playing a game"
+        started = sum(self.started.values())
+        assert self.lost == [], f"{len(self.lost)} of {started} games lost: {self.lost[:5]}"
+        assert started == len(self.games), f"{started} games started, {len(self.games)} finished"
 
 
 class _Recording:
@@ -309,7 +319,11 @@ def load(balanced):
 
     yield make
     for started in loads:
-        started.close()
+        if not started.stop.is_set():
+            started.stop.set()  # a test that failed before closing it: let the workers end
+    for started in loads:
+        for t in started.threads:
+            t.join(WAIT_S)
 
 
 def check_games(games: list[Game], stub: pb_grpc.RefereeServiceStub) -> None:

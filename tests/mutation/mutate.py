@@ -1,0 +1,616 @@
+"""Mutation testing of the rules core with cosmic-ray (``make mutate``, ``make mutate GAME=mcr``,
+``make mutate-sample``). Commands:
+
+    mutate.py run [--game ID ...] [--sample N --seed S] [--jobs J]   mutate, test, report
+    mutate.py report [--workdir DIR]                                 the report of the last run
+    mutate.py modules [--game ID ...]                                the modules a run mutates
+    mutate.py test --workdir DIR --worker I                          cosmic-ray's test command
+
+Modules: ``--game platform`` is the shared pieces (PLATFORM); ``--game ID`` a game by naming
+convention: ``core/ID.py``, ``core/ID_*.py`` and the game modules they import (``doudizhu``
+brings ``ddz_hot``); no ``--game``: the platform and every game module of ``core/``; a sample
+without ``--game``: the games of ``triaged.txt``.
+
+How a mutant is tested: cosmic-ray writes the mutant into a copy of ``core/`` (the tree is
+never changed) and calls ``mutate.py test``, which runs pytest on the tree's tests with
+``referee.core`` imported from that copy (``site/sitecustomize.py``, interpreted twins) and stops
+at the first failure. Which tests: in a whole or game run, those that ran the mutated line
+(a coverage map of the driving suite, built once per state of the sources, fastest first);
+lines run only at import take the tests of the module and of its importers. In a sample (CI)
+run, without a map: the test files that import the module, directly or through the core.
+
+Mutants: cosmic-ray's operators, one or two replacements per operator (OPERATORS); the others
+(every binary operator into each of the ten others, comparisons into every other, decorator
+removal: Cython's pure-mode decorators and the caches are no-ops on the interpreted twins) are
+skipped. ``equivalent.txt`` lists the mutants that cannot be told apart from the original, each
+with its reason; they are skipped too. A sample run fails when a mutant survives.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import difflib
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+CORE = ROOT / "core"
+DRIVING = ("tests/core", "tests/contract", "tests/golden", "tests/regressions")
+PLATFORM = ("game", "tricks", "decisions", "seats", "cards", "rng")
+# infrastructure, no rules: never mutated
+NOT_RULES = ("__init__", "_cython_shim", "errors", "registry", "speedups")
+# random playouts of whole mcr hands, about a minute each in the interpreted core: a safety net
+# run by `make test`, too slow to rerun for every mutant; what they would catch gets direct tests
+NOT_DRIVING = ("tests/core/test_mcr_game_playouts.py::test_random_full_hand_playouts",)
+SAMPLE_TIMEOUT = 120  # seconds for one mutant of the CI sample
+TEST_TIMEOUT = 90  # seconds for one test under a mutant (the slowest driving test takes about 30)
+EQUIVALENT = HERE / "equivalent.txt"
+TRIAGED = HERE / "triaged.txt"  # the games (and platform) whose survivors all have a test or an entry
+WORK = Path(os.environ.get("MUTATION_DIR", ROOT / ".mutation"))
+PYTHON = sys.executable
+
+# the operators run (cosmic-ray's names); the rest are skipped as redundant
+OPERATORS = re.compile(
+    r"(ReplaceBinaryOperator_(Add_Sub|Sub_Add|Mul_Add|FloorDiv_Div|FloorDiv_Mul|Div_FloorDiv|Div_Mul|Mod_FloorDiv"
+    r"|LShift_RShift|RShift_LShift|BitAnd_BitOr|BitOr_BitAnd|BitXor_BitAnd|Pow_Mul)"
+    r"|ReplaceComparisonOperator_(Eq_NotEq|NotEq_Eq|Lt_LtE|LtE_Lt|Gt_GtE|GtE_Gt|Is_IsNot|IsNot_Is)"
+    r"|ReplaceUnaryOperator_Delete_\w+|ReplaceAndWithOr|ReplaceOrWithAnd|ReplaceTrueWithFalse|ReplaceFalseWithTrue"
+    r"|AddNot|ZeroIterationForLoop|ReplaceBreakWithContinue|ReplaceContinueWithBreak|ExceptionReplacer"
+    r"|NumberReplacer)$")
+SKIP_OPERATOR, SKIP_EQUIVALENT, SKIP_SAMPLE, SKIP_WORKER = ("operator not run", "equivalent", "not sampled",
+                                                             "another worker")
+
+
+# --- which modules ------------------------------------------------------------------------------
+
+def core_imports(path: Path) -> set[str]:
+    """The core modules a module imports: ``from . import x``, ``from .x import``,
+    ``speedups.load("x")``."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            found.update([node.module.split(".")[0]] if node.module else [a.name for a in node.names])
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in ("load", "interpreted") and node.args
+              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            found.add(node.args[0].value)
+    return {name for name in found if (CORE / f"{name}.py").exists()}
+
+
+def game_modules(game: str) -> list[str]:
+    """``core/GAME.py``, ``core/GAME_*.py`` and the game modules they import."""
+    names = {p.stem for p in CORE.glob("*.py") if p.stem == game or p.stem.startswith(game + "_")}
+    if not names:
+        raise SystemExit(f"no module core/{game}.py or core/{game}_*.py; games: {', '.join(known_games())}")
+    todo = list(names)
+    while todo:
+        for name in core_imports(CORE / f"{todo.pop()}.py") - set(PLATFORM) - set(NOT_RULES) - names:
+            names.add(name)
+            todo.append(name)
+    return sorted(names)
+
+
+def rules_modules() -> list[str]:
+    return sorted(p.stem for p in CORE.glob("*.py") if p.stem not in NOT_RULES)
+
+
+def known_games() -> list[str]:
+    """The games by naming convention: ``core/ID.py`` beside the platform's modules."""
+    return sorted({p.stem for p in CORE.glob("*.py") if "_" not in p.stem} - set(PLATFORM) - set(NOT_RULES))
+
+
+def triaged_games() -> list[str]:
+    """The games the CI sample draws from: ``triaged.txt``, one id a line."""
+    return [line.split("#")[0].strip() for line in TRIAGED.read_text().splitlines() if line.split("#")[0].strip()]
+
+
+def select_modules(games: list[str], modules: list[str] = ()) -> list[str]:
+    if modules:
+        return sorted(Path(m).stem for m in modules)
+    if not games:
+        return rules_modules()
+    names = set()
+    for game in games:
+        names.update(PLATFORM if game == "platform" else game_modules(game))
+    return sorted(names)
+
+
+# --- mutants: keys, equivalents ----------------------------------------------------------------
+
+def operator_of(spec) -> str:
+    return spec.operator_name.rpartition("/")[2]
+
+
+class Sources:
+    """Lines of the pristine modules, by path relative to the worker directory."""
+
+    def __init__(self, base: Path):
+        self.base, self.cache = base, {}
+
+    def line(self, path: str, row: int) -> str:
+        if path not in self.cache:
+            self.cache[path] = (self.base / path).read_text().splitlines()
+        return self.cache[path][row - 1].strip()
+
+
+def mutant_keys(items, sources: Sources) -> dict[str, str]:
+    """job id -> ``path::definition operator@n | line``: the mutant named by its line's text, not
+    its number (``@n``: the n-th mutant of this operator on the line, in the operator's order;
+    ``definition#k``: the k-th line of that text in the definition, when there are several)."""
+    places, rows = defaultdict(list), defaultdict(set)
+    for item in items:
+        spec = item.mutations[0]
+        path, row = str(spec.module_path), spec.start_pos[0]
+        places[(path, row, operator_of(spec))].append((spec.start_pos[1], spec.occurrence))
+        rows[(path, spec.definition_name, sources.line(path, row))].add(row)
+    keys = {}
+    for item in items:
+        spec = item.mutations[0]
+        path, row, op, text = str(spec.module_path), spec.start_pos[0], operator_of(spec), ""
+        n = sorted(places[(path, row, op)]).index((spec.start_pos[1], spec.occurrence)) + 1
+        text = sources.line(path, row)
+        same = sorted(rows[(path, spec.definition_name, text)])  # lines of the same text: #k the k-th
+        where = (spec.definition_name or "<module>") + (f"#{same.index(row) + 1}" if len(same) > 1 else "")
+        keys[item.job_id] = f"{path}::{where} {op}@{n} | {text}"
+    return keys
+
+
+def entry_of(key: str, equivalents: dict[str, str]) -> str | None:
+    """The entry of ``equivalent.txt`` that lists a mutant's key, if one does: the key itself, or
+    a definition's wildcard ``path::definition *`` (optionally ``| line``)."""
+    head, _, text = key.partition(" | ")
+    where = head.split(" ")[0].split("#")[0]
+    for entry in (key, f"{where} * | {text}", f"{where} *"):
+        if entry in equivalents:
+            return entry
+    return None
+
+
+def listed(key: str, equivalents: dict[str, str]) -> str | None:
+    """The reason ``equivalent.txt`` gives for a mutant, if it lists it."""
+    entry = entry_of(key, equivalents)
+    return equivalents[entry] if entry else None
+
+
+def load_equivalents(path: Path = EQUIVALENT) -> dict[str, str]:
+    """key -> reason. An entry is a line ``path::definition operator@n | source line``; the comment
+    lines right above a group of entries are its reason (required); a blank line ends a group."""
+    found, reason, last_was_entry = {}, [], False
+    for number, raw in enumerate(path.read_text().splitlines(), 1) if path.exists() else ():
+        line = raw.strip()
+        if not line:
+            reason, last_was_entry = [], False
+        elif line.startswith("#"):
+            if last_was_entry:
+                reason = []
+            reason.append(line.lstrip("# "))
+            last_was_entry = False
+        else:
+            if not reason:
+                raise SystemExit(f"{path}:{number}: an equivalent mutant needs a reason (comment lines above it)")
+            head, _, text = line.partition(" | ")
+            text = text.split("  -> ")[0].strip()  # what follows is the mutated line, for the reader
+            found[" ".join(head.split()) + (f" | {text}" if text else "")] = " ".join(reason)
+            last_was_entry = True
+    return found
+
+
+# --- the coverage map ------------------------------------------------------------------------------
+
+def driving_files(root: Path = ROOT) -> list[Path]:
+    return sorted(p for d in DRIVING for p in (root / d).rglob("*")
+                  if p.suffix in (".py", ".txt") and p.is_file() and "__pycache__" not in p.parts)
+
+
+def sources_digest() -> str:
+    h = hashlib.sha256()
+    h.update(repr(NOT_DRIVING).encode())
+    for path in sorted(CORE.glob("*.py")) + driving_files() + [HERE / "referee_mutation.py"]:
+        h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def test_env(core_dir: Path, tree: Path, **extra) -> dict:
+    here = tree / HERE.relative_to(ROOT)
+    env = dict(os.environ, REFEREE_CORE_DIR=str(core_dir), REFEREE_FORCE_PURE="1",
+               PYTHONPATH=os.pathsep.join([str(here / "site"), str(here)]
+                                          + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])))
+    env.update(extra)
+    return env
+
+
+PYTEST = [PYTHON, "-m", "pytest", "-p", "referee_mutation", "-p", "no:cacheprovider", "-q",
+          *(f"--deselect={t}" for t in NOT_DRIVING)]
+
+
+def build_map(core_dir: Path, tree: Path) -> Path:
+    """The coverage map of the driving suite on the pristine sources (cached by their digest)."""
+    path = WORK / "maps" / f"{sources_digest()}.json"
+    if path.exists():
+        print(f"coverage map: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path} (cached)", flush=True)
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial")
+    print("coverage map: running the driving suite once under coverage (a few minutes) ...", flush=True)
+    started = time.monotonic()
+    proc = subprocess.run(PYTEST + ["--tb=short", *DRIVING], cwd=tree,
+                          env=test_env(core_dir, tree, REFEREE_MUTATION_MAP=str(partial)))
+    data = json.loads(partial.read_text()) if partial.exists() else {}
+    if proc.returncode != 0 or data.get("failed"):
+        raise SystemExit(f"the driving suite fails on the unmutated sources ({data.get('failed')}): fix it first")
+    partial.rename(path)
+    print(f"coverage map: {len(data['tests'])} tests in {time.monotonic() - started:.0f} s", flush=True)
+    return path
+
+
+# --- running a session ---------------------------------------------------------------------------
+
+def _die_with_parent() -> None:
+    """Linux: this process gets SIGKILL when its parent dies, so an interrupted run leaves no
+    cosmic-ray, test command or pytest behind (each runs in a session of its own)."""
+    if sys.platform == "linux":
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def cosmic(*args, cwd: Path):
+    subprocess.run([PYTHON, "-m", "cosmic_ray.cli", *args], cwd=cwd, check=True, stdout=subprocess.DEVNULL)
+
+
+def write_config(workdir: Path, worker: int, modules: list[str], timeout: float) -> Path:
+    config = workdir / f"w{worker}" / "cosmic-ray.toml"
+    command = f"{PYTHON} {Path(__file__).resolve()} test --workdir {workdir} --worker {worker}"
+    config.write_text("[cosmic-ray]\n"
+                      f"module-path = {json.dumps([f'core/{m}.py' for m in modules])}\n"
+                      f"timeout = {timeout}\nexcluded-modules = []\n"
+                      f"test-command = {json.dumps(command)}\n\n"
+                      "[cosmic-ray.distributor]\nname = \"local\"\n")
+    return config
+
+
+def skip(db, job_ids, why: str):
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+
+    if job_ids:
+        db.set_multiple_results(list(job_ids), WorkResult(output=why, worker_outcome=WorkerOutcome.SKIPPED))
+
+
+def run(args) -> int:
+    from cosmic_ray.work_db import use_db
+
+    modules = select_modules(args.game or (triaged_games() if args.sample else []), args.module)
+    label = "sample" if args.sample else "+".join(args.game or args.module and ["modules"] or ["all"])
+    if args.rerun:
+        args.rerun = str(Path(args.rerun).resolve())
+        label += "-rerun"
+    workdir = (WORK / label).resolve()
+    shutil.rmtree(workdir, ignore_errors=True)
+    pristine = workdir / "pristine" / "core"
+    shutil.copytree(CORE, pristine, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.c"))
+    # the tests as they are now: edits made during the run do not change it
+    tree = workdir / "tree"
+    shutil.copytree(ROOT / "tests", tree / "tests", ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
+    shutil.copyfile(ROOT / "pyproject.toml", tree / "pyproject.toml")
+    jobs = max(1, args.jobs)
+    for worker in range(jobs):
+        shutil.copytree(pristine, workdir / f"w{worker}" / "core")
+        subprocess.run([PYTHON, "-m", "compileall", "-q", "--invalidation-mode", "checked-hash",
+                        str(workdir / f"w{worker}" / "core")], check=True)
+    print(f"mutating {', '.join(f'core/{m}.py' for m in modules)}", flush=True)
+    coverage_map = None if args.sample else build_map(pristine, tree)
+    (workdir / "run.json").write_text(json.dumps({
+        "modules": modules, "games": args.game, "sample": args.sample, "seed": args.seed, "jobs": jobs,
+        "map": str(coverage_map) if coverage_map else None, "timeout": args.timeout}))
+
+    # one session, every mutant; then what is not run is marked skipped, and the rest split
+    session = workdir / "w0" / "session.sqlite"
+    write_config(workdir, 0, modules, args.timeout)
+    cosmic("init", "cosmic-ray.toml", "session.sqlite", cwd=workdir / "w0")
+    equivalents = load_equivalents()
+    with use_db(str(session)) as db:
+        items = list(db.pending_work_items)
+        keys = mutant_keys(items, Sources(workdir / "w0"))
+        skip(db, [i.job_id for i in items if not OPERATORS.match(operator_of(i.mutations[0]))], SKIP_OPERATOR)
+        in_scope = [i for i in items if OPERATORS.match(operator_of(i.mutations[0]))]
+        equivalent = [i for i in in_scope if listed(keys[i.job_id], equivalents)]
+        for item in equivalent:
+            skip(db, [item.job_id], f"{SKIP_EQUIVALENT}: {listed(keys[item.job_id], equivalents)}")
+        todo = sorted((i for i in in_scope if not listed(keys[i.job_id], equivalents)),
+                      key=lambda i: (str(i.mutations[0].module_path), i.mutations[0].start_pos, operator_of(i.mutations[0])))
+        if args.rerun:
+            again = {line.split("  -> ")[0] for line in (Path(args.rerun) / "survivors.txt").read_text().splitlines()
+                     if line and not line.startswith(" ")}
+            skip(db, [i.job_id for i in todo if keys[i.job_id] not in again], SKIP_SAMPLE)
+            todo = [i for i in todo if keys[i.job_id] in again]
+        if args.sample:
+            chosen = set(i.job_id for i in random.Random(args.seed).sample(todo, min(args.sample, len(todo))))
+            skip(db, [i.job_id for i in todo if i.job_id not in chosen], SKIP_SAMPLE)
+            todo = [i for i in todo if i.job_id in chosen]
+    print(f"{len(items)} mutants, {len(in_scope)} by the operators run, {len(equivalent)} listed equivalent, "
+          f"{len(todo)} to test on {jobs} worker(s)", flush=True)
+    for worker in range(1, jobs):
+        shutil.copyfile(session, workdir / f"w{worker}" / "session.sqlite")
+        write_config(workdir, worker, modules, args.timeout)
+    for worker in range(jobs):
+        with use_db(str(workdir / f"w{worker}" / "session.sqlite")) as db:
+            skip(db, [i.job_id for n, i in enumerate(todo) if n % jobs != worker], SKIP_WORKER)
+
+    started = time.monotonic()
+    procs = [subprocess.Popen([PYTHON, "-m", "cosmic_ray.cli", "exec", "cosmic-ray.toml", "session.sqlite"],
+                              cwd=workdir / f"w{w}", start_new_session=True, preexec_fn=_die_with_parent)
+             for w in range(jobs)]
+    try:
+        while any(p.poll() is None for p in procs):
+            time.sleep(2 if args.sample else 30)
+            done = sum(1 for _ in (workdir / "progress").glob("*")) if (workdir / "progress").exists() else 0
+            if not args.sample:
+                print(f"  {done}/{len(todo)} tested, {time.monotonic() - started:.0f} s", flush=True)
+    except KeyboardInterrupt:
+        for p in procs:
+            os.killpg(p.pid, signal.SIGTERM)
+        raise
+    if any(p.returncode for p in procs):
+        raise SystemExit("cosmic-ray exec failed")
+    print(f"tested {len(todo)} mutants in {time.monotonic() - started:.0f} s", flush=True)
+    return report(workdir, fail_on_survivor=bool(args.sample))
+
+
+# --- the test command --------------------------------------------------------------------------
+
+def changed_lines(before: list[str], after: list[str]) -> list[int]:
+    lines = set()
+    for tag, i1, i2, _, _ in difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes():
+        if tag != "equal":
+            lines.update(range(i1 + 1, max(i2, i1 + 1) + 1))
+    return sorted(lines)
+
+
+def statement_lines(source: str, lines: list[int]) -> list[int]:
+    """The lines and the first line of the innermost statement around each: coverage marks a
+    statement that spans lines (a table, a long call) by its first line."""
+    spans = [(n.lineno, n.end_lineno) for n in ast.walk(ast.parse(source)) if isinstance(n, ast.stmt)]
+    out = set(lines)
+    for line in lines:
+        around = [start for start, end in spans if start <= line <= end]
+        out.add(max(around) if around else line)
+    return sorted(out)
+
+
+def importers(module: str) -> set[str]:
+    return {p.stem for p in CORE.glob("*.py") if module in core_imports(p)}
+
+
+def tests_from_map(coverage_map: dict, module: str, lines: list[int], tree: Path) -> list[str]:
+    """The tests that ran the lines, fastest first; a line run only at import (a table, a class
+    attribute, a default): the tests that ran any line of the module or of a module importing
+    it, and every test of the files that import it."""
+    tests, by_line, selected = coverage_map["tests"], coverage_map["lines"], set()
+    import_only = set(coverage_map["import_lines"].get(f"{module}.py", ()))
+    for line in lines:
+        selected.update(by_line.get(f"{module}.py", {}).get(str(line), ()))
+        if line in import_only:
+            for name in {module} | importers(module):
+                for covering in by_line.get(f"{name}.py", {}).values():
+                    selected.update(covering)
+            files = tuple(str(p.relative_to(tree)) + "::" for p in driving_files(tree)
+                          if p.name.startswith("test_") and p.suffix == ".py" and module in test_imports(p))
+            selected.update(i for i, (nodeid, _) in enumerate(tests) if nodeid.startswith(files))
+    return [tests[i][0] for i in sorted(selected, key=lambda i: (tests[i][1], i))], \
+        sum(tests[i][1] for i in selected)
+
+
+def test_imports(path: Path) -> set[str]:
+    """Core modules a test file imports (through the tests' own helper modules too); the
+    service and the registry reach every game."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        for name in names:
+            parts = name.split(".")
+            if parts[:2] == ["referee", "core"] and len(parts) > 2:
+                found.add(parts[2])
+            elif parts[:2] == ["referee", "service"] or parts[:1] == ["referee"] and len(parts) == 1:
+                found.add("registry")
+            elif len(parts) == 1 and (path.parent / f"{parts[0]}.py").exists() and path.stem != parts[0]:
+                found |= test_imports(path.parent / f"{parts[0]}.py")
+    return {n for n in found if (CORE / f"{n}.py").exists()}
+
+
+def reaches(names: set[str]) -> set[str]:
+    seen, todo = set(names), list(names)
+    while todo:
+        for name in core_imports(CORE / f"{todo.pop()}.py") - seen:
+            seen.add(name)
+            todo.append(name)
+    return seen
+
+
+def tests_by_imports(module: str, tree: Path) -> list[str]:
+    """Test files whose imports reach the module: those importing it directly or named after it
+    (``ddz_hot``: ``test_ddz_*``) first."""
+    found = []
+    for path in driving_files(tree):
+        if path.suffix == ".py" and path.name.startswith("test_"):
+            direct = test_imports(path)
+            if module in reaches(direct):
+                named = path.name.startswith(f"test_{module.split('_')[0]}")
+                found.append((module not in direct and not named, str(path.relative_to(tree))))
+    return [name for _, name in sorted(found)]
+
+
+def test(args) -> int:
+    workdir = Path(args.workdir)
+    meta = json.loads((workdir / "run.json").read_text())
+    core, pristine = workdir / f"w{args.worker}" / "core", workdir / "pristine" / "core"
+    tree = workdir / "tree" if (workdir / "tree").exists() else ROOT
+    changed = [m for m in meta["modules"] if (core / f"{m}.py").read_bytes() != (pristine / f"{m}.py").read_bytes()]
+    if len(changed) != 1:
+        print(f"MUTATION ERROR: {len(changed)} modules changed: {changed}")
+        return 3
+    module = changed[0]
+    source = (pristine / f"{module}.py").read_text()
+    lines = statement_lines(source, changed_lines(source.splitlines(), (core / f"{module}.py").read_text().splitlines()))
+    progress = workdir / "progress"
+    progress.mkdir(exist_ok=True)
+    (progress / f"{os.getpid()}-{time.monotonic_ns()}").touch()
+    if meta["map"]:
+        selected, expected = tests_from_map(json.loads(Path(meta["map"]).read_text()), module, lines, tree)
+        timeout = min(meta["timeout"] - 5, 60 + 3 * expected)
+    else:
+        # the sample has no map to say how long the tests take: two minutes, then the mutant
+        # counts as killed (a loop the mutation made endless is noticed, not waited out)
+        selected, timeout = tests_by_imports(module, tree), min(meta["timeout"] - 5, SAMPLE_TIMEOUT)
+    print(f"MUTATION core/{module}.py lines {lines}: {len(selected)} tests")
+    if not selected:
+        print("MUTATION SURVIVED: no test runs these lines")
+        return 0
+    started = time.monotonic()
+    _die_with_parent()  # with cosmic-ray
+    proc = subprocess.Popen(PYTEST + ["-x", "--tb=line", "-rfE", "-o", f"timeout={TEST_TIMEOUT}", *selected],
+                            cwd=tree, env=test_env(core, tree), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True, preexec_fn=_die_with_parent)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        print(f"MUTATION KILLED: timeout after {timeout:.0f} s")
+        return 1
+    seconds = time.monotonic() - started
+    tail = [line for line in out.splitlines() if line.startswith(("FAILED", "ERROR"))][:3]
+    print("\n".join(tail or out.splitlines()[-5:]))
+    if proc.returncode == 5:
+        print("MUTATION ERROR: no test collected")
+        return 3
+    print("MUTATION " + ("SURVIVED" if proc.returncode == 0 else f"KILLED (pytest exit {proc.returncode})")
+          + f" in {seconds:.1f} s")
+    return proc.returncode
+
+
+# --- the report ----------------------------------------------------------------------------------
+
+def report(workdir: Path, fail_on_survivor: bool = False) -> int:
+    from cosmic_ray.mutating import mutate_code
+    from cosmic_ray.plugins import get_operator
+    from cosmic_ray.work_db import use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome
+
+    meta = json.loads((workdir / "run.json").read_text())
+    results, items = {}, {}
+    for worker in range(meta["jobs"]):
+        with use_db(str(workdir / f"w{worker}" / "session.sqlite")) as db:
+            for item in db.work_items:
+                items[item.job_id] = item
+            for job_id, result in db.results:
+                if result.output != SKIP_WORKER or job_id not in results:
+                    results[job_id] = result
+    sources = Sources(workdir / "pristine")
+    keys = mutant_keys(list(items.values()), sources)
+    equivalents = load_equivalents()
+    rows = defaultdict(Counter)
+    survivors = []
+    for job_id, item in items.items():
+        module = str(item.mutations[0].module_path)
+        result = results.get(job_id)
+        if result is None:
+            rows[module]["not run"] += 1
+        elif result.worker_outcome == WorkerOutcome.SKIPPED:
+            why = result.output.split(":")[0]
+            rows[module][{SKIP_OPERATOR: "other operators", SKIP_EQUIVALENT: "equivalent",
+                          SKIP_SAMPLE: "not sampled"}.get(why, why)] += 1
+        elif result.test_outcome == TestOutcome.SURVIVED and listed(keys[job_id], equivalents):
+            rows[module]["equivalent"] += 1  # listed since this run
+        elif result.test_outcome == TestOutcome.SURVIVED:
+            rows[module]["survived"] += 1
+            survivors.append((keys[job_id], item, result))
+        elif result.test_outcome == TestOutcome.KILLED and "MUTATION ERROR" not in (result.output or ""):
+            rows[module]["killed"] += 1
+        else:
+            rows[module]["error"] += 1
+            survivors.append((keys[job_id], item, result))
+    print(f"\n{'module':24} {'mutants':>7} {'killed':>7} {'survived':>8} {'equiv.':>6} {'error':>5} {'score':>7}")
+    total = Counter()
+    for module in sorted(rows):
+        row = rows[module]
+        total.update(row)
+        if not meta["sample"] or row["killed"] + row["survived"] + row["error"]:
+            print(_row(module, row))
+    print(_row("total", total))
+    lines = []
+    for key, item, result in sorted(survivors, key=lambda s: s[0]):
+        spec = item.mutations[0]
+        mutated = mutate_code((workdir / "pristine" / spec.module_path).read_text(), get_operator(spec.operator_name)(),
+                              spec.occurrence)
+        new = mutated.splitlines()[spec.start_pos[0] - 1].strip() if mutated else "?"
+        why = "error" if result.test_outcome != TestOutcome.SURVIVED else "survived"
+        lines += [f"{key}  -> {new}", f"    {why} at line {spec.start_pos[0]}"]
+        lines += [f"    {line}" for line in (result.output or "").splitlines() if line.startswith("MUTATION")]
+    (workdir / "survivors.txt").write_text("\n".join(lines) + "\n")
+    stale = set(equivalents) - {entry_of(key, equivalents) for key in keys.values()}
+    if stale and not meta["sample"] and not meta["games"]:
+        print(f"\n{len(stale)} entries of {EQUIVALENT.relative_to(ROOT)} match no mutant (code changed?):")
+        print("\n".join(f"  {k}" for k in sorted(stale)))
+    if survivors:
+        print(f"\n{len(survivors)} surviving mutants (with their diff: {(workdir / 'survivors.txt')}):")
+        print("\n".join(f"  {line}" for line in lines if not line.startswith("    MUTATION")))
+        if fail_on_survivor:
+            print("\nA mutant survived: add the test of the rule it breaks, or list it in "
+                  f"{EQUIVALENT.relative_to(ROOT)} with the reason it is equivalent.")
+            return 1
+    return 0
+
+
+def _row(name: str, row: Counter) -> str:
+    tested = row["killed"] + row["survived"] + row["error"]
+    score = f"{100 * row['killed'] / tested:.1f}%" if tested else "-"
+    return (f"{name:24} {tested + row['equivalent']:>7} {row['killed']:>7} {row['survived']:>8} "
+            f"{row['equivalent']:>6} {row['error']:>5} {score:>7}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("run")
+    p.add_argument("--game", action="append", default=[], help="a game id, or platform (repeatable)")
+    p.add_argument("--module", action="append", default=[], help="core/NAME.py (repeatable)")
+    p.add_argument("--sample", type=int, default=0, help="test N mutants chosen at random")
+    p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--rerun", metavar="WORKDIR", help="test again only the survivors of that earlier run")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--timeout", type=float, default=600.0, help="most seconds for one mutant")
+    p = sub.add_parser("report")
+    p.add_argument("--workdir", default=str(WORK / "all"))
+    p = sub.add_parser("modules")
+    p.add_argument("--game", action="append", default=[])
+    p = sub.add_parser("test")
+    p.add_argument("--workdir", required=True)
+    p.add_argument("--worker", type=int, required=True)
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        return run(args)
+    if args.command == "report":
+        return report(Path(args.workdir).resolve())
+    if args.command == "modules":
+        print("\n".join(f"core/{m}.py" for m in select_modules(args.game)))
+        return 0
+    return test(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+"""The mutation-testing tools themselves (tests/mutation): which modules a game's run mutates,
+the list of equivalent mutants, and ``referee.core`` imported from a folder of sources."""
+import subprocess
+import sys
+from pathlib import Path
+
+import mutate
+
+HERE = Path(__file__).resolve().parent
+
+
+def test_a_game_is_its_modules_by_name_and_what_they_import():
+    assert mutate.select_modules(["doudizhu"]) == ["ddz_hot", "doudizhu"]
+    assert mutate.select_modules(["mcr"]) == ["mcr", "mcr_fans", "mcr_game", "mcr_hot"]
+    assert mutate.select_modules(["platform"]) == sorted(mutate.PLATFORM)
+
+
+def test_every_rules_module_is_mutated_by_some_run():
+    every = set(mutate.select_modules([]))
+    assert every == set(mutate.PLATFORM) | {m for g in mutate.known_games() for m in mutate.select_modules([g])}
+    assert not every & set(mutate.NOT_RULES)
+
+
+def test_every_equivalent_mutant_says_why():
+    equivalents = mutate.load_equivalents()
+    assert all(reason.strip() for reason in equivalents.values())
+    for key in equivalents:
+        head, _, line = key.partition(" | ")
+        path, _, operator = head.partition(" ")
+        assert path.startswith("core/") and "::" in path, key
+        assert operator == "*" or ("@" in operator and line), key  # one mutant, or a definition's
+
+
+def test_referee_core_maps_to_a_folder_in_every_process(tmp_path):
+    core = tmp_path / "core"
+    core.mkdir()
+    (core / "__init__.py").write_text("")
+    (core / "probe.py").write_text("ANSWER = 42\n")
+    script = ("import subprocess, sys\n"
+              "import referee.core.probe as p, referee.core.speedups as s\n"
+              "child = subprocess.run([sys.executable, '-c', 'import referee.core.probe as p; print(p.__file__)'],"
+              " capture_output=True, text=True).stdout.strip()\n"
+              "print(p.ANSWER, p.__file__, child, s.FORCE_PURE)\n")
+    (core / "speedups.py").write_text("import os\nFORCE_PURE = os.environ.get('REFEREE_FORCE_PURE') == '1'\n")
+    env = mutate.test_env(core, mutate.ROOT)
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["42", str(core / "probe.py"), str(core / "probe.py"), "True"]
+
+
+def test_the_sample_draws_from_triaged_games_only():
+    triaged = mutate.triaged_games()
+    assert triaged and set(triaged) <= set(mutate.known_games()) | {"platform"}
