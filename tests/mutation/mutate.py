@@ -22,7 +22,7 @@ run, without a map: the test files that import the module, directly or through t
 Mutants: cosmic-ray's operators, one or two replacements per operator (OPERATORS); the others
 (every binary operator into each of the ten others, comparisons into every other, decorator
 removal: Cython's pure-mode decorators and the caches are no-ops on the interpreted twins) are
-skipped. ``equivalent.txt`` lists the mutants that cannot be told apart from the original, each
+skipped. ``equivalent/<game>.txt`` lists the mutants that cannot be told apart from the original, each
 with its reason; they are skipped too. A sample run fails when a mutant survives.
 """
 from __future__ import annotations
@@ -55,7 +55,7 @@ NOT_RULES = ("__init__", "_cython_shim", "errors", "registry", "speedups")
 NOT_DRIVING = ("tests/core/test_mcr_game_playouts.py::test_random_full_hand_playouts",)
 SAMPLE_TIMEOUT = 120  # seconds for one mutant of the CI sample
 TEST_TIMEOUT = 90  # seconds for one test under a mutant (the slowest driving test takes about 30)
-EQUIVALENT = HERE / "equivalent.txt"
+EQUIVALENT = HERE / "equivalent"  # <game>.txt: the equivalent mutants of a game, each with its reason
 TRIAGED = HERE / "triaged.txt"  # the games (and platform) whose survivors all have a test or an entry
 WORK = Path(os.environ.get("MUTATION_DIR", ROOT / ".mutation"))
 PYTHON = sys.executable
@@ -167,7 +167,7 @@ def mutant_keys(items, sources: Sources) -> dict[str, str]:
 
 
 def entry_of(key: str, equivalents: dict[str, str]) -> str | None:
-    """The entry of ``equivalent.txt`` that lists a mutant's key, if one does: the key itself, or
+    """The entry of ``equivalent/*.txt`` that lists a mutant's key, if one does: the key itself, or
     a definition's wildcard ``path::definition *`` (optionally ``| line``)."""
     head, _, text = key.partition(" | ")
     where = head.split(" ")[0].split("#")[0]
@@ -178,12 +178,20 @@ def entry_of(key: str, equivalents: dict[str, str]) -> str | None:
 
 
 def listed(key: str, equivalents: dict[str, str]) -> str | None:
-    """The reason ``equivalent.txt`` gives for a mutant, if it lists it."""
+    """The reason ``equivalent/*.txt`` gives for a mutant, if it lists it."""
     entry = entry_of(key, equivalents)
     return equivalents[entry] if entry else None
 
 
-def load_equivalents(path: Path = EQUIVALENT) -> dict[str, str]:
+def load_equivalents(folder: Path = EQUIVALENT) -> dict[str, str]:
+    """key -> reason, from every ``equivalent/*.txt``."""
+    found = {}
+    for path in sorted(folder.glob("*.txt")):
+        found.update(load_equivalent_file(path))
+    return found
+
+
+def load_equivalent_file(path: Path) -> dict[str, str]:
     """key -> reason. An entry is a line ``path::definition operator@n | source line``; the comment
     lines right above a group of entries are its reason (required); a blank line ends a group."""
     found, reason, last_was_entry = {}, [], False
@@ -564,14 +572,14 @@ def report(workdir: Path, fail_on_survivor: bool = False) -> int:
     (workdir / "survivors.txt").write_text("\n".join(lines) + "\n")
     stale = set(equivalents) - {entry_of(key, equivalents) for key in keys.values()}
     if stale and not meta["sample"] and not meta["games"]:
-        print(f"\n{len(stale)} entries of {EQUIVALENT.relative_to(ROOT)} match no mutant (code changed?):")
+        print(f"\n{len(stale)} entries of {EQUIVALENT.relative_to(ROOT)}/*.txt match no mutant (code changed?):")
         print("\n".join(f"  {k}" for k in sorted(stale)))
     if survivors:
         print(f"\n{len(survivors)} surviving mutants (with their diff: {(workdir / 'survivors.txt')}):")
         print("\n".join(f"  {line}" for line in lines if not line.startswith("    MUTATION")))
         if fail_on_survivor:
             print("\nA mutant survived: add the test of the rule it breaks, or list it in "
-                  f"{EQUIVALENT.relative_to(ROOT)} with the reason it is equivalent.")
+                  f"{EQUIVALENT.relative_to(ROOT)}/<game>.txt with the reason it is equivalent.")
             return 1
     return 0
 
