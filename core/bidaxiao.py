@@ -256,7 +256,7 @@ class Bidaxiao(Game):
             values[0], values[_MATCH], values[_WINDOW] = (Options(*values[0]), Match(*values[_MATCH]),
                                                           Window(*values[_WINDOW]))
             return State._make(values)
-        except (ValueError, TypeError, EOFError, IndexError) as exc:
+        except Exception as exc:  # any decoding failure is the caller's bad token
             raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
 
 

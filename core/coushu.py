@@ -219,7 +219,7 @@ class Coushu(Game):
             values = list(values)
             values[0], values[_MATCH] = Options(*values[0]), Match(*values[_MATCH])
             return State._make(values)
-        except (ValueError, TypeError, EOFError, IndexError) as exc:
+        except Exception as exc:  # any decoding failure is the caller's bad token
             raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
 
 

@@ -7,6 +7,7 @@ processes reproduce the digests; every seat count, preset and the next round of 
 from __future__ import annotations
 
 import json
+import marshal
 import random
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from game_contract import check_packed_size, check_settlement, choose, playout, seeded_digests
 
 from referee.core import rng
+from referee.core.errors import InvalidAction, Reason
 from referee.core.game import ABANDON, Action
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -47,6 +49,23 @@ def test_every_seat_count_and_preset_plays(game):
         playout(game, b"seats %d" % seats, rnd, seats=seats)
     for name in game.presets:
         playout(game, name.encode(), rnd, options=game.make_options(name))
+
+
+def test_unpack_refuses_bytes_pack_never_writes(game):
+    """A token's state that does not decode is STATE_TOKEN_INVALID, whatever breaks: nothing,
+    a truncation, bytes of no state, the same values in a list or one value short."""
+    state, _, _ = playout(game, b"unpack", random.Random(9), abandon=0.0, full=False)
+    packed = game.pack(state)
+    tries = [b"", packed[:1], packed[: len(packed) // 2], b"\xff" * 8, marshal.dumps(None), marshal.dumps(7)]
+    values = marshal.loads(packed)
+    if type(values) is tuple:  # packed with marshal, as the games here are
+        tries += [marshal.dumps(list(values)), marshal.dumps(values[:-1]), marshal.dumps(values + (0,)),
+                  marshal.dumps((None,) + values[1:])]
+    for data in tries:
+        with pytest.raises(InvalidAction) as refused:
+            game.unpack(data)
+        assert refused.value.reason == Reason.STATE_TOKEN_INVALID, data
+    assert game.unpack(packed) == state
 
 
 def test_replay_reproduces_every_state(game):

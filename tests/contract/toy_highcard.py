@@ -152,7 +152,10 @@ class HighCard(Game):
 
     def unpack(self, data):
         try:
-            values = list(marshal.loads(data))
+            values = marshal.loads(data)
+            if type(values) is not tuple or len(values) != len(State._fields):
+                raise ValueError("not a packed state")
+            values = list(values)
             values[0], values[3], values[10] = Options(*values[0]), Match(*values[3]), Window(*values[10])
             return State._make(values)
         except Exception as exc:
