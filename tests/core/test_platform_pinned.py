@@ -1,0 +1,129 @@
+"""The shared pieces pinned by direct examples (``make mutate GAME=platform`` found them
+untested): the deal's random stream re-derived from its documented algorithm (core/rng.py's
+docstring, README "Provably fair dealing"), the seats helpers on tables of 4 and 6 (够级's
+对头), the error messages' 40-character echo (DESIGN: errors), the declared defaults.
+Expected values are worked out here, not with the helpers under test.
+"""
+import hashlib
+import struct
+
+import pytest
+
+from referee.core import rng, seats
+from referee.core.cards import PokerNotation
+from referee.core.errors import InvalidAction, Reason, UnknownName
+from referee.core.game import Meld
+from referee.core.registry import GAMES
+
+KEY = hashlib.sha256(b"platform pinned").digest()
+
+
+class Oracle:
+    """The stream as documented: block i = sha256(key || label || i as 8 bytes big-endian), its
+    four 8-byte big-endian words in order; randbelow(n) rejects words >= n * floor(2^64 / n);
+    shuffle is Fisher-Yates from the last index down, swapping i with randbelow(i + 1)."""
+
+    def __init__(self, key: bytes, label: str):
+        self.words, self.block, self.prefix = [], 0, key + label.encode()
+
+    def word(self) -> int:
+        if not self.words:
+            digest = hashlib.sha256(self.prefix + struct.pack(">Q", self.block)).digest()
+            self.words = [int.from_bytes(digest[i:i + 8], "big") for i in range(0, 32, 8)]
+            self.block += 1
+        return self.words.pop(0)
+
+    def randbelow(self, n: int) -> int:
+        bound = n * (2**64 // n)
+        while True:
+            w = self.word()
+            if w < bound:
+                return w % n
+
+    def shuffle(self, items: list) -> list:
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+
+@pytest.mark.parametrize("n", [1, 3, 54, 144, 2**63 + 1, 2**64 - 1])
+def test_rng_randbelow_rejects_the_words_that_would_bias(n):
+    # n = 2^63 + 1: floor(2^64 / n) = 1, so about half the words are rejected; n = 2^64 - 1:
+    # only the word 2^64 - 1 is; small n almost never
+    stream, oracle = rng.Stream(KEY, "numbers"), Oracle(KEY, "numbers")
+    assert [stream.randbelow(n) for _ in range(64)] == [oracle.randbelow(n) for _ in range(64)]
+
+
+def test_rng_shuffle_is_the_documented_fisher_yates_and_draws_nothing_more():
+    stream, oracle = rng.Stream(KEY, "deck"), Oracle(KEY, "deck")
+    assert stream.shuffle(range(54)) == oracle.shuffle(list(range(54)))
+    # the next number drawn after a shuffle is the oracle's: no draw for index 0
+    assert stream.randbelow(2**63 + 1) == oracle.randbelow(2**63 + 1)
+
+
+def test_rng_split_entropy_inverts_entropy():
+    for owner, parts in ((b"owner", (b"a", b"", b"ccc")), (b"", (b"\x00" * 32,)), (b"x" * 256, ())):
+        combined = rng.entropy(owner, parts)
+        assert rng.split_entropy(combined) == (owner, parts)
+    # the documented layout, written out by hand for one case
+    combined = b"referee/v1/seats" + b"\x00\x00\x00\x02ow" + b"\x02" + b"\x00\x00\x00\x01a" + b"\x00\x00\x00\x00"
+    assert rng.entropy(b"ow", (b"a", b"")) == combined
+    assert rng.split_entropy(combined) == (b"ow", (b"a", b""))
+
+
+@pytest.mark.parametrize("combined", [
+    b"referee/v1/seats\x00\x00",  # the owner's length cut short: struct.error
+    b"referee/v1/seats\x00\x00\x00\x00",  # no seat count: IndexError
+    b"referee/v1/seats\x00\x00\x00\x00\x01\x00",  # a seat's length cut short: struct.error
+])
+def test_rng_an_owners_entropy_that_only_looks_like_the_encoding_is_the_owners(combined):
+    assert rng.split_entropy(combined) == (combined, ())
+
+
+def test_seats_all_seats_is_every_seat():
+    assert [seats.all_seats(n) for n in (2, 3, 4, 6, 7)] == [0b11, 0b111, 0b1111, 0b111111, 0b1111111]
+
+
+def test_seats_in_order_starts_at_first_and_takes_every_seat_by_default():
+    assert seats.in_order(2, 4) == (2, 3, 0, 1)
+    assert seats.in_order(0, 6) == (0, 1, 2, 3, 4, 5)
+    assert seats.in_order(5, 6, among=0b100101) == (5, 0, 2)
+
+
+def test_seats_next_seat_skips_the_seats_that_are_out():
+    assert seats.next_seat(3, 4) == 0
+    assert seats.next_seat(1, 6, among=0b100001) == 5
+    assert seats.next_seat(1, 6, among=0b100001, step=-1) == 0
+    assert seats.next_seat(2, 4, among=0b0100) == 2  # only itself left
+    assert seats.next_seat(2, 4, among=0) == -1
+
+
+@pytest.mark.parametrize("n, seat, across", [(4, 0, 2), (4, 3, 1), (6, 0, 3), (6, 1, 4), (6, 5, 2)])
+def test_seats_opposite_is_across_the_table(n, seat, across):
+    # 够级 (6 seats): 1 and 4, 2 and 5, 3 and 6 are 对头 (seats 0-3, 1-4, 2-5)
+    found = seats.opposite(seat, n)
+    assert found == across and type(found) is int
+
+
+def test_cards_a_poker_notation_is_one_deck_by_default():
+    notation = PokerNotation()
+    assert notation.decks == 1 and notation.id_count == 54
+
+
+def test_game_a_meld_claimed_from_nobody_says_minus_one():
+    assert Meld("kong", (1, 2, 3, 4)).from_seat == -1
+
+
+def test_errors_echo_at_most_40_characters_of_the_callers_text():
+    game = GAMES["doudizhu"]
+    with pytest.raises(UnknownName) as unknown:
+        game.make_options("p" * 41 + "q")
+    assert unknown.value.reason == Reason.UNKNOWN_PRESET and repr("p" * 40) in str(unknown.value)
+    assert "p" * 41 not in str(unknown.value)
+    name = next(i.name for i in game.option_infos() if i.type == "int")
+    with pytest.raises(InvalidAction) as bad:
+        game.make_options("", {name: 10**60})
+    assert bad.value.reason == Reason.BAD_OPTION and repr("1" + "0" * 39) in str(bad.value)
+    assert "0" * 40 not in str(bad.value)
