@@ -127,3 +127,40 @@ def test_errors_echo_at_most_40_characters_of_the_callers_text():
         game.make_options("", {name: 10**60})
     assert bad.value.reason == Reason.BAD_OPTION and repr("1" + "0" * 39) in str(bad.value)
     assert "0" * 40 not in str(bad.value)
+
+
+def test_rng_limits_are_the_documented_ones():
+    # README "Provably fair dealing": a 32-byte server seed, caller seeds (test servers) up to
+    # 64 bytes, the owner's entropy up to 256 bytes and each seat's up to 32
+    assert (rng.SEED_BYTES, rng.MAX_SEED_BYTES, rng.MAX_ENTROPY_BYTES, rng.MAX_SEAT_ENTROPY_BYTES) == (32, 64, 256, 32)
+    assert len(rng.new_seed()) == 32
+
+
+def test_decisions_a_window_opened_at_the_step_before_its_first_answer():
+    """A sealed answer belongs to the decision awaited: the window opened at the step where no
+    asked seat had answered yet, and stays at it while answers come in."""
+    from referee.core.bidaxiao import BIDAXIAO
+    from referee.core.game import PLAY, Action
+
+    state = BIDAXIAO.deal(BIDAXIAO.make_options(), b"window", b"", 3)
+    phase = BIDAXIAO.phases[state.phase]
+    assert phase.simultaneous
+    opened = state.step
+    assert phase.opened_at(state) == opened
+    for n, seat in enumerate((2, 0), 1):
+        card = next(a for a, _ in BIDAXIAO.legal_actions(state, seat) if a.kind == PLAY)
+        state, _ = BIDAXIAO.apply(state, card)
+        assert state.step == opened + n and phase.opened_at(state) == opened
+    card = next(a for a, _ in BIDAXIAO.legal_actions(state, 1) if a.kind == PLAY)
+    state, _ = BIDAXIAO.apply(state, card)  # the round resolves, the next window opens
+    assert phase.opened_at(state) == state.step > opened
+
+
+def test_game_an_unknown_rank_index_names_the_range():
+    from referee.core.game import PLAY, Action
+
+    game = GAMES["doudizhu"]
+    verdict = game._bad_cards(Action(0, PLAY, (), (15,)))
+    assert verdict.reason == Reason.UNKNOWN_CARD and verdict.message == "rank indexes are 0..14"
+    verdict = game._bad_cards(Action(0, PLAY, (54,)))
+    assert verdict.reason == Reason.UNKNOWN_CARD and verdict.message == "card ids are 0..53"
