@@ -164,3 +164,66 @@ def test_game_an_unknown_rank_index_names_the_range():
     assert verdict.reason == Reason.UNKNOWN_CARD and verdict.message == "rank indexes are 0..14"
     verdict = game._bad_cards(Action(0, PLAY, (54,)))
     assert verdict.reason == Reason.UNKNOWN_CARD and verdict.message == "card ids are 0..53"
+
+
+def test_seats_next_seat_takes_every_seat_by_default_and_team_mask_is_the_teams_seats():
+    assert [seats.next_seat(s, 4) for s in range(4)] == [1, 2, 3, 0]
+    assert seats.next_seat(0, 4, step=-1) == 3
+    assert seats.team_mask((0, 1, 0, 1), 0) == 0b0101 and seats.team_mask((0, 1, 0, 1), 1) == 0b1010
+    assert seats.team_mask((0, 1, 2, 0, 1, 2), 2) == 0b100100
+
+
+def test_cards_masks_past_256_bits_and_rank_counts():
+    from referee.core import cards
+
+    ids = (0, 1, 53, 255, 256, 300)
+    assert cards.from_mask(sum(1 << i for i in ids)) == ids
+    assert cards.from_mask(1 << 255) == (255,)
+    # 3S 3H 3D and the small joker: three 3s (rank 0) and one joker (rank 13)
+    counts = cards.rank_counts((0, 13, 26, 52))
+    assert counts[0] == 3 and counts[13] == 1 and sum(counts) == 4
+
+
+def test_cards_a_lone_suit_letter_is_read_as_a_rank_string():
+    from referee.core import cards
+
+    # cards are a rank and a suit (README: card notation); "S" alone is no card, and no rank
+    with pytest.raises(InvalidAction) as refused:
+        cards.parse_cards_or_ranks("S")
+    assert refused.value.reason == Reason.UNKNOWN_CARD and "unknown rank 'S'" in str(refused.value)
+
+
+def test_game_cards_not_in_hand_are_named():
+    from referee.core.game import PLAY, Action, held
+
+    # card 5 is 8S (ids 0..12 are 3S..2S), card 18 is 8H
+    verdict = held(1 << 18, Action(0, PLAY, (5, 18)), PokerNotation())
+    assert verdict.reason == Reason.CARDS_NOT_IN_HAND and verdict.message == "not in hand: 8S"
+
+
+def test_game_defaults_say_none_with_minus_one():
+    # state.proto: an event's seat, a seat's team are -1 when none
+    from referee.core.game import Event, SeatView
+
+    assert Event("FINISH").seat == -1
+    assert SeatView._field_defaults["team"] == -1
+
+
+def test_game_views_take_the_spectator_and_refuse_other_seats():
+    game = GAMES["doudizhu"]
+    state = game.deal(game.make_options(), b"views")
+    assert len(game.views(state, (-1, 0, 2))) == 3
+    for seat in (-2, 3):
+        with pytest.raises(InvalidAction) as refused:
+            game.views(state, (seat,))
+        assert refused.value.reason == Reason.BAD_SEAT
+
+
+def test_game_an_option_out_of_range_names_the_range():
+    game = GAMES["bidaxiao"]
+    with pytest.raises(InvalidAction) as refused:
+        game.make_options("", {"hand_size": 11})
+    assert str(refused.value).endswith("is not allowed (int 8..10)")
+    with pytest.raises(InvalidAction) as refused:
+        game.make_options("", {"jokers": 1})
+    assert str(refused.value).endswith("is not allowed (bool)")
