@@ -4,6 +4,8 @@ from pathlib import Path
 
 # the game contract (tests/contract/game_contract.py) is importable by every game's own tests
 sys.path.insert(0, str(Path(__file__).parent / "contract"))
+# and the table builders the games' rule tests share (tests/core/<game>_tables.py)
+sys.path.insert(0, str(Path(__file__).parent / "core"))
 
 
 def _hot_modules_line() -> str:

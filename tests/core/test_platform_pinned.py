@@ -184,6 +184,15 @@ def test_cards_masks_past_256_bits_and_rank_counts():
     assert counts[0] == 3 and counts[13] == 1 and sum(counts) == 4
 
 
+def test_cards_one_deck_unless_told_and_the_nth_copy_goes_to_deck_n():
+    from referee.core import cards
+
+    with pytest.raises(InvalidAction) as refused:
+        cards.parse_cards("3S 3S")
+    assert refused.value.reason == Reason.DUPLICATE_CARD
+    assert cards.parse_cards("3S 3S", 2) == (0, 54)
+
+
 def test_cards_a_lone_suit_letter_is_read_as_a_rank_string():
     from referee.core import cards
 
@@ -227,3 +236,63 @@ def test_game_an_option_out_of_range_names_the_range():
     with pytest.raises(InvalidAction) as refused:
         game.make_options("", {"jokers": 1})
     assert str(refused.value).endswith("is not allowed (bool)")
+
+
+# --- the shared trick flow (core/tricks.py) under a game whose pass bars the rest of the trick:
+# Q783's pass_bars_trick (rule 6.2's variant), individual seats; singles 4 < 6 < 9 < T < J < A < 2
+
+def test_tricks_a_trick_starts_with_nobody_on_top():
+    from referee.core.tricks import Trick
+
+    assert Trick() == Trick(-1, 0, -1, 0, 0) and Trick(3).top_seat == -1
+
+
+def test_tricks_with_bars_the_turn_skips_every_seat_that_passed_in_the_trick():
+    from q783_tables import opts, run, table
+
+    options = opts(individual=True, pass_bars_trick=True)
+    hands = ("4S 5S", "5H 5D", "6S 6H", "5C 6D", "9S 9H", "4H 4D")
+    state, events = run(table(*hands, options=options), (0, "4S"), (1, None), (2, "6S"), (3, None), (4, "9S"),
+                        (5, None), (0, None))
+    # seats 1, 3, 5 and 0 passed, seat 4 is on top: seat 2 is the only one left to answer
+    assert state.to_act == (2,) and not [e for e in events if e.type == "TRICK_WON"]
+    state, events = run(state, (2, None))
+    assert [e.seat for e in events if e.type == "TRICK_WON"] == [4]
+
+
+def test_tricks_with_bars_a_play_nobody_may_answer_wins_the_trick_at_once():
+    from q783_tables import opts, run, table
+
+    options = opts(individual=True, pass_bars_trick=True)
+    # seat 0 leads its last card and is out; seat 1 passes (barred); seat 2's play has nobody left
+    state, events = run(table("4S", "9S 2D", "6S JS", options=options), (0, "4S"), (1, None), (2, "6S"))
+    assert [e.seat for e in events if e.type == "TRICK_WON"] == [2]  # (then the 小局 ends: 8.2)
+
+
+def test_game_no_seat_outside_the_table_may_act_not_even_to_abandon():
+    from referee.core.game import ABANDON, PASS, Action
+
+    game = GAMES["doudizhu"]
+    state = game.deal(game.make_options(), b"seats")
+    for seat in (-1, 3):
+        for kind in (ABANDON, PASS):
+            verdict = game.check(state, Action(seat, kind))
+            assert not verdict.legal and verdict.reason == Reason.BAD_SEAT, (seat, kind)
+
+
+def test_game_value_defaults_a_settlement_and_a_match_start_from():
+    import dataclasses
+
+    from referee.core.game import Match, Settlement
+
+    settlement = Settlement((1, -1), (0,), "won", ())
+    assert (settlement.house, settlement.coins, settlement.coins_house, settlement.mode) == (0, (), 0, "points")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settlement.points = (0, 0)
+    assert hash(settlement) == hash(Settlement((1, -1), (0,), "won", ()))  # a value: hashable, immutable
+    assert Match() == (0, (), ()) and Match().round == 0
+
+
+def test_seats_alternating_teams_are_two_by_default():
+    assert seats.alternating_teams(6) == (0, 1, 0, 1, 0, 1)
+    assert seats.alternating_teams(6, 3) == (0, 1, 2, 0, 1, 2)

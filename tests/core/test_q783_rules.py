@@ -9,59 +9,10 @@ import pytest
 from referee.core import cards as cardlib
 from referee.core import q783, rng
 from referee.core.errors import IllegalAction, InvalidAction, Reason
-from referee.core.game import ABANDON, PASS, PLAY, Action, Match
+from referee.core.game import ABANDON, PASS, PLAY, Action
 from referee.core.q783 import Q783, State
-from referee.core.tricks import Trick
 
-
-def opts(preset: str = "q783", **overrides) -> q783.Options:
-    return Q783.make_options(preset, overrides)
-
-
-def parse_hands(*texts: str, decks: int = 2) -> list[tuple[int, ...]]:
-    """Card texts of several hands, the n-th copy of a card in deck n across all of them."""
-    ids = cardlib.parse_cards(" ".join(texts), decks)
-    out, at = [], 0
-    for text in texts:
-        n = len(text.split())
-        out.append(ids[at:at + n])
-        at += n
-    return out
-
-
-def table(*hands: str, options=None, leader: int = 0, banks=None, out=()) -> State:
-    """A 小局 in progress with the given hands (card text; "" for a seat that is out)."""
-    options = options or opts()
-    n = len(hands)
-    masks = tuple(cardlib.to_mask(ids) for ids in parse_hands(*hands, decks=options.decks))
-    camps = not options.individual and n in (4, 6)
-    banks = tuple(banks) if banks is not None else ((1000, 1000) if camps else (1000,) * n)
-    return State(options, b"test", b"", Match(0, (0,) * n), n, 0, leader, masks, (0,) * n, 0, banks, banks,
-                 q783.PLAYING, (leader,), Trick(leader), out=tuple(out), trick_cards=(0,) * n)
-
-
-def cards_of(state: State, seat: int, text: str) -> tuple[int, ...]:
-    """The ids of ``text`` in the seat's hand (either copy of a card)."""
-    hand, chosen = set(cardlib.from_mask(state.hands[seat])), []
-    for token in text.split():
-        base = cardlib.parse_cards(token)[0]
-        chosen.append(next(c for c in (base, base + cardlib.CARDS_PER_DECK) if c in hand and c not in chosen))
-    return tuple(chosen)
-
-
-def act(state: State, seat: int, text: str | None = None):
-    """Seat ``seat`` plays ``text`` (None: passes). Returns (state, events)."""
-    action = Action(seat, PASS) if text is None else Action(seat, PLAY, cards_of(state, seat, text))
-    return Q783.apply(state, action)
-
-
-def run(state: State, *moves):
-    """Apply (seat, text or None) moves in order; returns the state and every event."""
-    events = []
-    for seat, text in moves:
-        state, more = act(state, seat, text)
-        events += more
-    return state, events
+from q783_tables import act, cards_of, opts, run, table
 
 
 def of_type(events, kind: str) -> list:
