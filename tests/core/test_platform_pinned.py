@@ -296,3 +296,27 @@ def test_game_value_defaults_a_settlement_and_a_match_start_from():
 def test_seats_alternating_teams_are_two_by_default():
     assert seats.alternating_teams(6) == (0, 1, 0, 1, 0, 1)
     assert seats.alternating_teams(6, 3) == (0, 1, 2, 0, 1, 2)
+
+
+def test_cards_the_jokers_have_no_suit():
+    from referee.core import cards
+
+    assert [cards.card_suit(k) for k in (0, 12, 13, 51, 52, 53)] == [0, 0, 1, 3, None, None]
+
+
+def test_seats_of_a_mask_ascending():
+    assert seats.seats_of(0b101010) == (1, 3, 5) and seats.seats_of(0) == ()
+
+
+def test_game_a_match_over_names_its_last_round():
+    from referee.core.errors import IllegalAction
+    from referee.core.game import ABANDON, Action
+
+    game = GAMES["mcr"]
+    state = game.deal(game.make_options("", {"hands": 2}), b"match")
+    state, _ = game.apply(state, Action(0, ABANDON))
+    second = game.deal(state.options, b"match 2", b"", 0, game.next_round(state))
+    second, _ = game.apply(second, Action(1, ABANDON))
+    with pytest.raises(IllegalAction) as over:
+        game.next_round(second)
+    assert over.value.reason == Reason.MATCH_OVER and str(over.value) == "the match ended with round 2"
