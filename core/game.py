@@ -539,8 +539,12 @@ class Game:
 def _range_text(info: OptionInfo) -> str:
     if info.allowed:
         return ": " + ", ".join(map(str, info.allowed))
-    if info.minimum is not None or info.maximum is not None:
+    if info.minimum is not None and info.maximum is not None:
         return f" {info.minimum}..{info.maximum}"
+    if info.minimum is not None:
+        return f" >= {info.minimum}"
+    if info.maximum is not None:
+        return f" <= {info.maximum}"
     return ""
 
 

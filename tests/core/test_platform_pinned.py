@@ -320,3 +320,25 @@ def test_game_a_match_over_names_its_last_round():
     with pytest.raises(IllegalAction) as over:
         game.next_round(second)
     assert over.value.reason == Reason.MATCH_OVER and str(over.value) == "the match ended with round 2"
+
+
+def test_game_an_options_range_is_written_from_its_bounds():
+    from referee.core.game import OptionInfo, _range_text
+
+    def info(**bounds):
+        return OptionInfo(**{"name": "n", "type": "int", "default": 1, "help": "", "allowed": (),
+                             "minimum": None, "maximum": None, **bounds})
+
+    assert _range_text(info(minimum=1, maximum=9)) == " 1..9"
+    assert _range_text(info(minimum=1)) == " >= 1"
+    assert _range_text(info(maximum=9)) == " <= 9"
+    assert _range_text(info()) == ""
+    assert _range_text(info(allowed=(0, 5, 10))) == ": 0, 5, 10"
+
+
+def test_cards_the_numbers_of_the_childrens_games():
+    from referee.core import cards
+
+    # small-games.md: A = 1, 2..10 at face value, J 11, Q 12, K 13; the jokers 14 (small) and 15
+    faces = "3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS 2S BJ RJ"
+    assert [cards.card_number(c) for c in cards.parse_cards(faces)] == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2, 14, 15]
