@@ -342,3 +342,21 @@ def test_cards_the_numbers_of_the_childrens_games():
     # small-games.md: A = 1, 2..10 at face value, J 11, Q 12, K 13; the jokers 14 (small) and 15
     faces = "3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS 2S BJ RJ"
     assert [cards.card_number(c) for c in cards.parse_cards(faces)] == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2, 14, 15]
+
+
+def test_game_capabilities_are_the_methods_a_game_implements():
+    # README, the API: ListGames' capabilities say which of Classify, Compare and hints a game
+    # answers (the others are UNIMPLEMENTED), then its own extras
+    assert GAMES["doudizhu"].capabilities() == ("classify", "compare", "hints")
+    assert GAMES["q783"].capabilities() == ("classify", "compare", "hints")
+    assert GAMES["mcr"].capabilities() == ("fans",)
+    assert GAMES["bidaxiao"].capabilities() == ()
+
+
+def test_game_an_unknown_kind_is_echoed_to_20_characters_with_the_kinds():
+    from referee.core.game import Action
+
+    game = GAMES["doudizhu"]
+    verdict = game.check(game.deal(game.make_options(), b"kinds"), Action(0, "X" * 30))
+    assert verdict.reason == Reason.BAD_ACTION
+    assert verdict.message == f"doudizhu has no action {'X' * 20!r} (kinds: ABANDON, BID, PASS, PLAY)"

@@ -563,8 +563,11 @@ def report(workdir: Path, fail_on_survivor: bool = False) -> int:
     lines = []
     for key, item, result in sorted(survivors, key=lambda s: s[0]):
         spec = item.mutations[0]
-        mutated = mutate_code((workdir / "pristine" / spec.module_path).read_text(), get_operator(spec.operator_name)(),
-                              spec.occurrence)
+        try:  # the mutated line, for the reader
+            mutated = mutate_code((workdir / "pristine" / spec.module_path).read_text(),
+                                  get_operator(spec.operator_name)(), spec.occurrence)
+        except Exception:  # noqa: BLE001 - cosmic-ray cannot redo some mutations (an exception tuple's)
+            mutated = None
         new = mutated.splitlines()[spec.start_pos[0] - 1].strip() if mutated else "?"
         why = "error" if result.test_outcome != TestOutcome.SURVIVED else "survived"
         lines += [f"{key}  -> {new}", f"    {why} at line {spec.start_pos[0]}"]
