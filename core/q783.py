@@ -97,7 +97,7 @@ defaults) and ``378q`` (``rules = "378q"``, ``payment = "by_type_378q"``), which
 8.4 Penalties (events PENALTY): individual, each loser pays the winner ``penalty_individual``
     (50); camps, each losing player pays ``penalty_camp`` (100) to the opponent seated next to him
     counter-clockwise (seat + 1), camp bank to camp bank. A draw, or a 大局 that ended (9.1), pays
-    none. The amounts are any 0..1000; the seed's examples are 25, 50, 100 and 50, 100, 200.
+    none. The amounts are the seed's: 25, 50 or 100 individual, 50, 100 or 200 in camps.
 9. End of a 大局 (a match: each 小局 is a round, Deal from the finished one's token)
 9.1 A bank that pays its last point (or owes with nothing left) is exhausted (event EXHAUSTED):
     the other payments of the same trick, pass or penalties are still made, play stops at once,

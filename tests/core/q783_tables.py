@@ -2,11 +2,26 @@
 from card text, a 小局 in progress, and moves played through the game's own apply."""
 from __future__ import annotations
 
+import pytest
+
 from referee.core import cards as cardlib
-from referee.core import q783
+from referee.core import q783, speedups
 from referee.core.game import PASS, PLAY, Action, Match
 from referee.core.q783 import Q783, State
 from referee.core.tricks import Trick
+
+
+@pytest.fixture(params=["interpreted", "compiled"])
+def twin(request, monkeypatch):
+    """Each twin of ``q783_hot`` in turn, patched into ``referee.core.q783`` (import it into a
+    test module to use it)."""
+    module = speedups.interpreted("q783_hot")
+    if request.param == "compiled":
+        module = speedups.load("q783_hot")
+        if module is speedups.interpreted("q783_hot"):
+            pytest.skip("no compiled twin installed (or REFEREE_FORCE_PURE=1)")
+    monkeypatch.setattr(q783, "hot", module)
+    return module
 
 
 def opts(preset: str = "q783", **overrides) -> q783.Options:

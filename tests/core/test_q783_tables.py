@@ -16,20 +16,7 @@ from referee.core import q783, speedups
 from referee.core.q783 import Q783
 
 
-@pytest.fixture(params=["interpreted", "compiled"])
-def twin(request, monkeypatch):
-    """Each twin of ``q783_hot`` in turn, patched into ``referee.core.q783``."""
-    module = speedups.interpreted("q783_hot")
-    if request.param == "compiled":
-        module = speedups.load("q783_hot")
-        if module is speedups.interpreted("q783_hot"):
-            pytest.skip("no compiled twin installed")
-    monkeypatch.setattr(q783, "hot", module)
-    return module
-
-
-def opts(preset: str = "q783", **overrides) -> q783.Options:
-    return Q783.make_options(preset, overrides)
+from q783_tables import opts, twin  # noqa: F401 - twin: a fixture
 
 
 def beats(a: str, b: str, options) -> bool:
