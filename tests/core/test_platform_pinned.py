@@ -360,3 +360,45 @@ def test_game_an_unknown_kind_is_echoed_to_20_characters_with_the_kinds():
     verdict = game.check(game.deal(game.make_options(), b"kinds"), Action(0, "X" * 30))
     assert verdict.reason == Reason.BAD_ACTION
     assert verdict.message == f"doudizhu has no action {'X' * 20!r} (kinds: ABANDON, BID, PASS, PLAY)"
+
+
+def test_cards_formatted_by_rank_then_suit_then_deck():
+    from referee.core import cards
+
+    # 3H (13) given before 3S (0): written 3S 3H; two decks: 3S of deck 1 (54) after deck 0's
+    assert cards.format_cards((13, 0)) == "3S 3H"
+    assert cards.format_cards((54, 13, 0)) == "3S 3S 3H"
+    assert cards.from_mask(1 << 256) == (256,)
+    assert cards.from_mask(0xFF << 248) == tuple(range(248, 256)) and cards.from_mask(0xFF) == tuple(range(8))
+
+
+def test_rng_randbelow_needs_a_positive_bound_and_the_stream_goes_on_after_a_shuffle():
+    with pytest.raises(ValueError):
+        rng.Stream(KEY, "zero").randbelow(0)
+    stream, oracle = rng.Stream(KEY, "after"), Oracle(KEY, "after")
+    stream.shuffle(range(10))
+    oracle.shuffle(list(range(10)))
+    assert [stream.randbelow(1000) for _ in range(8)] == [oracle.randbelow(1000) for _ in range(8)]
+
+
+def test_game_option_infos_are_values_and_unknown_names_are_cut_at_40():
+    import dataclasses
+
+    from referee.core.game import OptionInfo
+
+    info = OptionInfo("n", "int", 1)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        info.default = 2
+    assert hash(info) == hash(OptionInfo("n", "int", 1))
+    with pytest.raises(InvalidAction) as refused:
+        GAMES["doudizhu"].make_options("", {"o" * 41 + "x": 1})
+    assert refused.value.reason == Reason.BAD_OPTION and repr("o" * 40) in str(refused.value)
+    assert "o" * 41 not in str(refused.value)
+
+
+def test_game_negative_card_ids_and_ranks_are_unknown():
+    from referee.core.game import PLAY, Action
+
+    game = GAMES["doudizhu"]
+    assert game._bad_cards(Action(0, PLAY, (-1,))).reason == Reason.UNKNOWN_CARD
+    assert game._bad_cards(Action(0, PLAY, (), (-1,))).reason == Reason.UNKNOWN_CARD
