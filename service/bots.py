@@ -111,7 +111,11 @@ def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options
             who = table.seats[seat] if as_seats else table.owner
             legal = stub.LegalActions(pb.LegalActionsRequest(state=state, seat=seat, expected_seq=seq), metadata=who)
             if as_seats and rng.random() < illegal_rate:
-                tries = _illegal_attempts(rng, seat, legal, to_act, seats, card_ids, hands.get(seat, ()), kinds)
+                # the seat's hand now (a Play's reply shows the caller's view only: the landlord's
+                # kitty arrives with another seat's last bid)
+                views = stub.GetView(pb.GetViewRequest(state=state), metadata=who).views
+                hand = next((list(v.hand.ids) for v in views if v.seat == seat), hands.get(seat, ()))
+                tries = _illegal_attempts(rng, seat, legal, to_act, seats, card_ids, hand, kinds)
                 if tries:
                     action, sender, code = rng.choice(tries)
                     _expect_refusal(stub, state, seq, action, table.seats[sender], code)

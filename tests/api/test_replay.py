@@ -188,3 +188,12 @@ def test_replay_of_a_later_round_of_a_match(stub, played):
     # the same seed as a first round is another deal: the previous round's token counts
     alone = stub.Replay(pb.ReplayRequest(game="doudizhu", seed=b"round-2"))
     assert alone.deal.state_digest != deal.state_digest
+
+
+def test_bots_illegal_tries_know_the_landlords_kitty(stub):
+    """A seat's hand for an illegal try is its view now: the landlord's kitty reaches it with
+    another seat's bid, whose reply shows that seat's view only (a card of the kitty sent as
+    "not in hand" was accepted: the fleet test caught it under load)."""
+    for i in range(60):
+        played = bots.play_round(stub, random.Random(i), game="doudizhu", seed=b"kitty %d" % i, illegal_rate=1.0)
+        assert played.score.settlement.outcome
