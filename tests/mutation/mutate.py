@@ -490,7 +490,7 @@ def test(args) -> int:
         # the map credits a line to the tests that ran it while it was built; a table filled
         # once per process or a cached function ran for the first such test only, so before a
         # survivor is declared, the test files importing the module run too
-        rest = [f for f in tests_by_imports(module, tree) if not any(t.startswith(f + "::") for t in selected)]
+        rest = tests_by_imports(module, tree)  # whole files: the map may have taken a few of their tests
         print(f"MUTATION the map's tests pass; {len(rest)} test files importing core/{module}.py")
         code = _run_tests(rest, core, tree, max(60, meta["timeout"] - 10 - timeout)) if rest else 0
     if code == 0:
