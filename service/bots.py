@@ -93,7 +93,6 @@ def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options
     table = Table(deal)
     seats = len(deal.seat_credentials)
     state, seq, to_act, finished = deal.state, deal.seq, list(deal.to_act), False
-    hands = {v.seat: list(v.hand.ids) for v in deal.views}
     while not finished:
         if len(round_.actions) >= max_actions:
             raise BotError(f"round not finished after {max_actions} actions")
@@ -111,10 +110,10 @@ def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options
             who = table.seats[seat] if as_seats else table.owner
             legal = stub.LegalActions(pb.LegalActionsRequest(state=state, seat=seat, expected_seq=seq), metadata=who)
             if as_seats and rng.random() < illegal_rate:
-                # the seat's hand now (a Play's reply shows the caller's view only: the landlord's
-                # kitty arrives with another seat's last bid)
+                # the seat's hand now, from its own view (a Play's reply shows the caller's view
+                # only: the landlord's kitty arrives with another seat's last bid)
                 views = stub.GetView(pb.GetViewRequest(state=state), metadata=who).views
-                hand = next((list(v.hand.ids) for v in views if v.seat == seat), hands.get(seat, ()))
+                hand = next((list(v.hand.ids) for v in views if v.seat == seat), ())
                 tries = _illegal_attempts(rng, seat, legal, to_act, seats, card_ids, hand, kinds)
                 if tries:
                     action, sender, code = rng.choice(tries)
@@ -133,8 +132,6 @@ def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options
             state = reply.state
         for reply in replies:
             round_.plays.append(reply)
-            for view in reply.views:
-                hands[view.seat] = list(view.hand.ids)
         state, seq, to_act, finished = reply.state, reply.seq, list(reply.to_act), reply.finished
     round_.score = stub.Score(pb.ScoreRequest(state=state), metadata=table.owner)
     return round_

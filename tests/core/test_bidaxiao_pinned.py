@@ -15,6 +15,8 @@ from referee.core.decisions import Window
 from referee.core.errors import InvalidAction, Reason
 from referee.core.game import ABANDON, PLAY, Action
 
+from test_bidaxiao import play_round  # every asked seat plays its card
+
 G = BIDAXIAO
 
 
@@ -30,13 +32,6 @@ def position(hands: list[str], options: Options = Options()):
     return state._replace(hands=masks, window=window, to_act=window.awaiting())
 
 
-def play_round(state, *played: str):
-    """Every asked seat plays its card, in seat order."""
-    events = []
-    for seat, card in zip(state.window.asked, played):
-        state, more = G.apply(state, Action(seat, PLAY, ids(card)))
-        events += more
-    return state, events
 
 
 def played(state) -> list[tuple[int, ...]]:
