@@ -2,6 +2,7 @@
 ``make mutate-sample``). Commands:
 
     mutate.py run [--game ID ...] [--sample N --seed S] [--jobs J]   mutate, test, report
+    mutate.py run --resume WORKDIR                                   go on with a stopped run
     mutate.py report [--workdir DIR]                                 the report of the last run
     mutate.py modules [--game ID ...]                                the modules a run mutates
     mutate.py test --workdir DIR --worker I                          cosmic-ray's test command
@@ -231,14 +232,17 @@ def sources_digest() -> str:
 
 def test_env(core_dir: Path, tree: Path, **extra) -> dict:
     here = tree / HERE.relative_to(ROOT)
-    env = dict(os.environ, REFEREE_CORE_DIR=str(core_dir), REFEREE_FORCE_PURE="1",
+    # the plugins the driving suite uses are named in PYTEST: autoloading every installed one
+    # (pytest-benchmark's imports) took half a second of each mutant's run
+    env = dict(os.environ, REFEREE_CORE_DIR=str(core_dir), REFEREE_FORCE_PURE="1", PYTEST_DISABLE_PLUGIN_AUTOLOAD="1",
                PYTHONPATH=os.pathsep.join([str(here / "site"), str(here)]
                                           + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])))
     env.update(extra)
     return env
 
 
-PYTEST = [PYTHON, "-m", "pytest", "-p", "referee_mutation", "-p", "no:cacheprovider", "-q",
+PYTEST = [PYTHON, "-m", "pytest", "-p", "referee_mutation", "-p", "pytest_timeout", "-p", "_hypothesis_pytestplugin",
+          "-p", "no:cacheprovider", "-q",
           *(f"--deselect={t}" for t in NOT_DRIVING)]
 
 
@@ -298,6 +302,8 @@ def skip(db, job_ids, why: str):
 def run(args) -> int:
     from cosmic_ray.work_db import use_db
 
+    if args.resume:
+        return execute(Path(args.resume).resolve(), resumed=True)
     modules = select_modules(args.game or (triaged_games() if args.sample else []), args.module)
     label = "sample" if args.sample else "+".join(args.game or args.module and ["modules"] or ["all"])
     if args.rerun:
@@ -354,25 +360,46 @@ def run(args) -> int:
     for worker in range(jobs):
         with use_db(str(workdir / f"w{worker}" / "session.sqlite")) as db:
             skip(db, [i.job_id for n, i in enumerate(todo) if n % jobs != worker], SKIP_WORKER)
+    return execute(workdir)
 
+
+def execute(workdir: Path, resumed: bool = False) -> int:
+    """Each worker's cosmic-ray session to its end (on resuming, what is left of it), then the
+    report."""
+    from cosmic_ray.work_db import use_db
+
+    meta = json.loads((workdir / "run.json").read_text())
+    jobs, sample = meta["jobs"], bool(meta["sample"])
+    pending = 0
+    for worker in range(jobs):
+        with use_db(str(workdir / f"w{worker}" / "session.sqlite")) as db:
+            pending += sum(1 for _ in db.pending_work_items)
+    progress = workdir / "progress"
+    before = sum(1 for _ in progress.glob("*")) if resumed and progress.exists() else 0
+    todo = before + pending  # a mutant interrupted while tested counts twice in "tested": no matter
+    if resumed:  # a worker stopped in the middle of a mutant left it in its copy
+        for worker in range(jobs):
+            shutil.rmtree(workdir / f"w{worker}" / "core")
+            shutil.copytree(workdir / "pristine" / "core", workdir / f"w{worker}" / "core")
+        print(f"resuming {workdir}: {pending} mutants left of {todo}", flush=True)
     started = time.monotonic()
     procs = [subprocess.Popen([PYTHON, "-m", "cosmic_ray.cli", "exec", "cosmic-ray.toml", "session.sqlite"],
                               cwd=workdir / f"w{w}", start_new_session=True, preexec_fn=_die_with_parent)
              for w in range(jobs)]
     try:
         while any(p.poll() is None for p in procs):
-            time.sleep(2 if args.sample else 30)
-            done = sum(1 for _ in (workdir / "progress").glob("*")) if (workdir / "progress").exists() else 0
-            if not args.sample:
-                print(f"  {done}/{len(todo)} tested, {time.monotonic() - started:.0f} s", flush=True)
+            time.sleep(2 if sample else 30)
+            done = sum(1 for _ in progress.glob("*")) if progress.exists() else 0
+            if not sample:
+                print(f"  {done}/{todo} tested, {time.monotonic() - started:.0f} s", flush=True)
     except KeyboardInterrupt:
         for p in procs:
             os.killpg(p.pid, signal.SIGTERM)
         raise
     if any(p.returncode for p in procs):
         raise SystemExit("cosmic-ray exec failed")
-    print(f"tested {len(todo)} mutants in {time.monotonic() - started:.0f} s", flush=True)
-    return report(workdir, fail_on_survivor=bool(args.sample))
+    print(f"tested {pending} mutants in {time.monotonic() - started:.0f} s", flush=True)
+    return report(workdir, fail_on_survivor=sample)
 
 
 # --- the test command --------------------------------------------------------------------------
@@ -417,6 +444,24 @@ def tests_from_map(coverage_map: dict, module: str, lines: list[int], tree: Path
             selected.update(i for i, (nodeid, _) in enumerate(tests) if nodeid.startswith(files))
     return [tests[i][0] for i in sorted(selected, key=lambda i: (tests[i][1], i))], \
         sum(tests[i][1] for i in selected)
+
+
+def importing_files(workdir: Path, module: str, tree: Path) -> list[str]:
+    """``tests_by_imports`` (seconds of parsing), once per run and module."""
+    path = workdir / "imports" / f"{module}.json"
+    if not path.exists():
+        path.parent.mkdir(exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}")
+        partial.write_text(json.dumps(tests_by_imports(module, tree)))
+        partial.replace(path)
+    return json.loads(path.read_text())
+
+
+def files_running(coverage_map: dict, module: str) -> set[str]:
+    """The test files of which a test ran a line of the module beyond its import."""
+    tests, import_only = coverage_map["tests"], set(coverage_map["import_lines"].get(f"{module}.py", ()))
+    return {tests[i][0].split("::")[0] for line, covering in coverage_map["lines"].get(f"{module}.py", {}).items()
+            if int(line) not in import_only for i in covering}
 
 
 def test_imports(path: Path) -> set[str]:
@@ -478,21 +523,31 @@ def test(args) -> int:
     progress.mkdir(exist_ok=True)
     (progress / f"{os.getpid()}-{time.monotonic_ns()}").touch()
     if meta["map"]:
-        selected, expected = tests_from_map(json.loads(Path(meta["map"]).read_text()), module, lines, tree)
-        timeout = min(meta["timeout"] - 5, 60 + 3 * expected)
+        coverage_map = json.loads(Path(meta["map"]).read_text())
+        selected, expected = tests_from_map(coverage_map, module, lines, tree)
+        # the map credits a line to the tests that ran it while it was built; a table filled
+        # once per process, a cached function or a module-scoped fixture ran for the first such
+        # test only, so the other tests of the files that import the module and ran its code
+        # follow the map's own (one pytest run: the map's tests first, to stop at the first
+        # failure soon)
+        running = files_running(coverage_map, module)
+        files = tuple(f"{name}::" for name in importing_files(workdir, module, tree) if name in running)
+        chosen = set(selected)
+        rest = [(nodeid, seconds) for nodeid, seconds in coverage_map["tests"]
+                if nodeid.startswith(files) and nodeid not in chosen]
+        timeout = min(meta["timeout"] - 5, 60 + 3 * (expected + sum(seconds for _, seconds in rest)))
+        print(f"MUTATION core/{module}.py lines {lines}: {len(selected)} tests, "
+              f"then {len(rest)} more of the {len(files)} test files importing it")
+        selected = selected + [nodeid for nodeid, _ in rest]
+        code = _run_tests(selected, core, tree, timeout) if selected else 0
+        if not chosen:
+            selected = []  # for the report: no test runs these lines
     else:
         # the sample has no map to say how long the tests take: two minutes, then the mutant
         # counts as killed (a loop the mutation made endless is noticed, not waited out)
         selected, timeout = tests_by_imports(module, tree), min(meta["timeout"] - 5, SAMPLE_TIMEOUT)
-    print(f"MUTATION core/{module}.py lines {lines}: {len(selected)} tests")
-    code = _run_tests(selected, core, tree, timeout) if selected else 0
-    if code == 0 and meta["map"]:
-        # the map credits a line to the tests that ran it while it was built; a table filled
-        # once per process or a cached function ran for the first such test only, so before a
-        # survivor is declared, the test files importing the module run too
-        rest = tests_by_imports(module, tree)  # whole files: the map may have taken a few of their tests
-        print(f"MUTATION the map's tests pass; {len(rest)} test files importing core/{module}.py")
-        code = _run_tests(rest, core, tree, max(60, meta["timeout"] - 10 - timeout)) if rest else 0
+        print(f"MUTATION core/{module}.py lines {lines}: {len(selected)} tests")
+        code = _run_tests(selected, core, tree, timeout) if selected else 0
     if code == 0:
         print("MUTATION SURVIVED" + ("" if selected else ": no test runs these lines"))
     return code
@@ -616,6 +671,7 @@ def main(argv=None) -> int:
     p.add_argument("--sample", type=int, default=0, help="test N mutants chosen at random")
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--rerun", metavar="WORKDIR", help="test again only the survivors of that earlier run")
+    p.add_argument("--resume", metavar="WORKDIR", help="go on with a run that was stopped (the other options are the run's)")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--timeout", type=float, default=600.0, help="most seconds for one mutant")
     p = sub.add_parser("report")

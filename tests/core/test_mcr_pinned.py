@@ -1,0 +1,56 @@
+"""国标麻将 pinned rules of core/mcr.py (tiles, the described hand, the calculator's wrapper):
+tests that pin what rules/mcr.md (rules 1, 8-12) and the module's documented contract ask for
+where the broader suite (test_mcr_fans.py, test_mcr_tiles.py, test_mcr_diff.py) left room, each
+named after its rule. Expected values are worked out by hand, not computed with the module's
+helpers. The calculator itself (core/mcr_hot.py) is pinned in test_mcr_hot_pinned.py, the game
+flow (core/mcr_game.py) in test_mcr_game_pinned.py."""
+from __future__ import annotations
+
+from referee.core import mcr
+from referee.core.mcr import Meld, MeldKind
+
+
+def ids(text: str) -> tuple[int, ...]:
+    """Tile ids by the documented numbering (rule 1): W1-W9 0-8, T 9-17, B 18-26, F1-F4 27-30,
+    J1-J3 31-33, H1-H8 34-41; computed here, not with the module's tables."""
+    base = {"W": 0, "T": 9, "B": 18, "F": 27, "J": 31, "H": 34}
+    return tuple(base[name[0]] + int(name[1:]) - 1 for name in text.split())
+
+
+# --- rule 8: the quick winning-shape test a claim window runs for every other seat --------------
+
+def test_mcr_rule_8_win_shape_failure_names_a_hand_without_a_shape():
+    # four sets and a pair wanting only its pair tile: W5 completes it, W6 does not
+    concealed = ids("W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 F1 W5")
+    assert mcr.win_shape_failure((), concealed, ids("W5")[0]) == ""
+    message = mcr.win_shape_failure((), concealed, ids("W6")[0])
+    assert message and "win" in message.lower()
+
+
+def test_mcr_rule_8_win_shape_failure_with_melds():
+    melds = (Meld(MeldKind.PENG, ids("J1")[0], 1), Meld(MeldKind.CHI, ids("T5")[0], 2))
+    concealed = ids("W2 W3 W4 B6 B6 B6 F3")
+    assert mcr.win_shape_failure(melds, concealed, ids("F3")[0]) == ""
+    assert mcr.win_shape_failure(melds, concealed, ids("F4")[0]) != ""
+
+
+# --- rule 12: the same hand for the reference calculator (the differential tests' oracle) -------
+
+def test_mcr_rule_12_reference_arguments_of_a_bare_request():
+    """A request without flags is a hand won on a discard, no kong, not the last tile, east
+    seat and round, no flowers (rule 12's defaults)."""
+    request = {"concealed": ["W1", "W1"], "win_tile": "W1"}
+    assert mcr.pymahjonggb_arguments(request) == {
+        "pack": (), "hand": ("W1", "W1"), "winTile": "W1", "flowerCount": 0,
+        "isSelfDrawn": False, "is4thTile": False, "isAboutKong": False, "isWallLast": False,
+        "seatWind": 0, "prevalentWind": 0}
+
+
+def test_mcr_rule_12_reference_arguments_carry_every_field():
+    request = {"melds": [["PENG", "J1", 1], ["CHI", "T5", 2]], "concealed": ["W2"], "win_tile": "W2",
+               "flowers": 3, "self_drawn": True, "fourth_tile": True, "kong_related": True,
+               "wall_last": True, "seat_wind": 2, "prevalent_wind": 3}
+    assert mcr.pymahjonggb_arguments(request) == {
+        "pack": (("PENG", "J1", 1), ("CHI", "T5", 2)), "hand": ("W2",), "winTile": "W2", "flowerCount": 3,
+        "isSelfDrawn": True, "is4thTile": True, "isAboutKong": True, "isWallLast": True,
+        "seatWind": 2, "prevalentWind": 3}
