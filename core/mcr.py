@@ -90,7 +90,6 @@ from .mcr_fans import FANS, FLOWER_FAN, KNITTED_STRAIGHTS, NUM_KINDS, TILE_IDS, 
 hot = speedups.load("mcr_hot")
 
 MIN_POINTS = 8
-MAX_FLOWERS = 8
 FLOWER_TILES = tuple(range(NUM_KINDS, NUM_KINDS + 8))  # H1-H8
 
 # the game's own reasons (rules 6, 10)

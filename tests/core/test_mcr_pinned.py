@@ -54,3 +54,13 @@ def test_mcr_rule_12_reference_arguments_carry_every_field():
         "pack": (("PENG", "J1", 1), ("CHI", "T5", 2)), "hand": ("W2",), "winTile": "W2", "flowerCount": 3,
         "isSelfDrawn": True, "is4thTile": True, "isAboutKong": True, "isWallLast": True,
         "seatWind": 2, "prevalentWind": 3}
+
+
+def test_mcr_rule_12_a_hand_described_without_flags_has_the_documented_defaults():
+    """A Hand built with melds, concealed tiles and the winning tile only: won on a discard, no
+    kong, not the last tile, east seat and round, no flowers; its request says so."""
+    hand = mcr.Hand((), ids("W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 F1 W5"), ids("W5")[0])
+    assert hand.to_request() == {
+        "melds": [], "concealed": "W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 F1 W5".split(), "win_tile": "W5",
+        "self_drawn": False, "fourth_tile": False, "kong_related": False, "wall_last": False,
+        "seat_wind": 0, "prevalent_wind": 0, "flowers": 0}
