@@ -13,90 +13,70 @@ import marshal
 
 import pytest
 
+from referee.core import mcr
 from referee.core.decisions import Window
 from referee.core.errors import InvalidAction, Reason
 from referee.core.game import PASS, Action, Combo, Event, Meld
 from referee.core.mcr_game import (CHOW, CHOW_MELD, DISCARD, KONG, KONG_MELD, MCR, NOTATION, PUNG, PUNG_MELD, TURN, WIN,
-                                   Options)
+                                   Options, win_hand)
 
 from test_mcr_game import WIN_B, claim_table, match_hands, position, robbing_table, run, types
 
 W5 = 4  # the kind of W5: ids 16..19
 
 
-# --- rule 4: kongs -------------------------------------------------------------------------------------
+# --- rule 1: the tiles and their notation -------------------------------------------------------------
 
-def test_mcr_rule_4_an_added_kong_event_shows_its_four_tiles():
-    """An added kong (加杠) that nobody robs stands: its KONG event shows the whole kong, the
-    three W5 of the pung (ids 17 18 19, claimed from seat 1) and the added fourth (id 16)."""
-    state = robbing_table()
-    assert state.drawn == 16 and state.melds[0][0][3:] == (17, 18, 19)
-    state, events = run(state, Action(0, KONG, (16,)), Action(1, PASS), Action(2, PASS), Action(3, PASS))
-    assert types(events) == ["CLAIM_WINDOW", "PASS", "PASS", "PASS", "KONG", "DRAW"]
-    kong = events[4]
-    assert (kong.seat, kong.cards, kong.values) == (0, (16, 17, 18, 19), {"added": 1, "from": 1})
-    assert state.melds[0] == ((KONG_MELD, 1, 17, 16, 17, 18, 19),)  # from seat 1, claimed 17
+def test_mcr_rule_1_the_notation_knows_42_kinds_and_144_ids():
+    """34 kinds of four copies (ids kind*4 .. kind*4+3) and 8 flowers of one (ids 136-143)."""
+    assert (NOTATION.id_count, NOTATION.rank_count) == (144, 42)
+    masks = NOTATION.rank_masks
+    assert len(masks) == 42 and masks[0] == 0b1111 and masks[33] == 0b1111 << 132
+    assert masks[34] == 1 << 136 and masks[41] == 1 << 143
+    assert NOTATION.parse_cards_or_ranks("H8 J3 J3 J3 J3") == ((143, 132, 133, 134, 135), True)
+    assert NOTATION.parse_cards_or_ranks("H18") == ((34, 41), False)
 
 
-# --- rule 5: claims -------------------------------------------------------------------------------------
-
-def test_mcr_rule_5_a_pung_is_offered_as_three_tiles():
-    """Seat 0 discards W5 (id 18); seat 2 holds W5 W5 (ids 16 17): its PUNG option names those
-    two and its combination is the pung of three W5, the same one the check of that claim gives."""
-    state, _ = claim_table()
-    assert state.tile == 18
-    legal = MCR.legal_actions(state, 2)
-    pung = Combo("pung", W5, 1, 3, (W5, W5, W5), "pung 碰")
-    assert legal == [(Action(2, PASS), None), (Action(2, PUNG, (16, 17)), pung)]
-    verdict = MCR.check(state, Action(2, PUNG))
-    assert verdict.legal and verdict.combo == pung and verdict.action == Action(2, PUNG, (16, 17))
+def test_mcr_rule_1_an_unknown_tile_is_named_in_the_refusal():
+    with pytest.raises(InvalidAction) as error:
+        NOTATION.parse_cards_or_ranks("W1F5")
+    assert error.value.reason == Reason.UNKNOWN_CARD and "unknown tile F5 in" in str(error.value)
 
 
-def claimed_state(before, claimer, meld_kind, own, discarder, tile):
-    """The state after ``claimer``'s chow or pung of ``discarder``'s ``tile``, worked out by hand:
-    the claimed tile leaves the river, the claimer's own tiles its hand, the meld is recorded,
-    and the claimer is on turn with no drawn tile, no open window and no window tile (-1)."""
-    hands = list(before.hands)
-    hands[discarder] &= ~(1 << tile)
-    for t in own:
-        hands[claimer] &= ~(1 << t)
-    melds = list(before.melds)
-    melds[claimer] = melds[claimer] + ((meld_kind, discarder, tile) + tuple(sorted(own + (tile,))),)
-    # the rivers are as before: the claimed tile went into the discarder's river and left it
-    return before._replace(hands=tuple(hands), melds=tuple(melds), phase=TURN, to_act=(claimer,), turn=claimer,
-                           drawn=-1, after_kong=False, tile=-1, window=Window(), step=before.step + 4)
+def test_mcr_rule_1_a_fifth_copy_is_refused_and_kind_strings_round_trip():
+    assert NOTATION.parse_cards_or_ranks("W9 W9 W9 W9") == ((32, 33, 34, 35), True)
+    for text in ("W9 W9 W9 W9 W9", "H8 H8"):
+        with pytest.raises(InvalidAction) as error:
+            NOTATION.parse_cards_or_ranks(text)
+        assert error.value.reason == Reason.DUPLICATE_CARD
+    assert NOTATION.format_ranks((35, 8, 0, 9, 33, 27, 0)) == "W119T1F1J3H2"
+    assert NOTATION.parse_cards_or_ranks("W119T1F1J3H2") == ((0, 0, 8, 9, 27, 33, 35), False)
 
 
-def test_mcr_rule_5_after_a_pung_or_chow_the_state_has_no_window_tile():
-    """After a chow or pung claim the window is closed: the state (and so its token and digest)
-    is the hand-built one, the window tile back to -1 as in every state on turn."""
-    before = position([None, "W3 W4", "W5 W5", None], drawn="W5", discards={0: "B9 J3"})
-    # ids: seat 1 W3 W4 = 8 12, seat 2 W5 W5 = 16 17, the drawn W5 = 18; seat 0's river B9 J3 = 104 132
-    assert before.drawn == 18 and before.discards[0] == (104, 132)
-    state, _ = run(before, Action(0, DISCARD, (18,)), Action(1, PASS), Action(2, PUNG), Action(3, PASS))
-    assert state.discards[0] == (104, 132)
-    assert state == claimed_state(before, 2, PUNG_MELD, (16, 17), 0, 18)
-    assert MCR.digest(state) == MCR.digest(claimed_state(before, 2, PUNG_MELD, (16, 17), 0, 18))
-    state, _ = run(before, Action(0, DISCARD, (18,)), Action(1, CHOW, (8, 12)), Action(2, PASS), Action(3, PASS))
-    assert state == claimed_state(before, 1, CHOW_MELD, (8, 12), 0, 18)
+# --- the options (rules 2, 10, 13) --------------------------------------------------------------------
+
+def test_mcr_options_their_defaults_and_ranges():
+    """dealer 0 (-1 draws it, seats 0..3), prevalent_wind 0 (E S W N = 0..3), min_points 8 (0..88),
+    hands 16 (1..64): each bound is accepted, one past it refused."""
+    infos = {i.name: (i.type, i.default, i.minimum, i.maximum) for i in MCR.option_infos()}
+    assert infos == {"dealer": ("int", 0, -1, 3), "prevalent_wind": ("int", 0, 0, 3),
+                     "min_points": ("int", 8, 0, 88), "hands": ("int", 16, 1, 64)}
+    for name, (_, _, low, high) in infos.items():
+        assert getattr(MCR.make_options(overrides={name: low}), name) == low
+        assert getattr(MCR.make_options(overrides={name: high}), name) == high
+        for bad in (low - 1, high + 1):
+            with pytest.raises(InvalidAction) as error:
+                MCR.make_options(overrides={name: bad})
+            assert error.value.reason == Reason.BAD_OPTION
 
 
-# --- rule 13: the match ------------------------------------------------------------------------------
-
-def test_mcr_rule_13_prevalent_wind_turns_from_north_back_to_east():
-    """The prevalent wind turns E S W N every four hands, and after N comes E again (0..3): a
-    match from a North round (3) deals its fifth hand in an East round (0); a match of 20 hands
-    from East goes round the four winds and starts again."""
-    leave = [0] * 20  # every hand abandoned at once: the carry does not depend on how a hand ends
-    north = match_hands(Options(prevalent_wind=3), b"north", 5, leave)
-    assert [dealt.prevalent_wind for dealt, _ in north] == [3, 3, 3, 3, 0]
-    assert MCR.view(north[4][0], -1).counters["prevalent_wind"] == 0
-    long = match_hands(Options(hands=20), b"twenty", 20, leave)
-    assert [dealt.prevalent_wind for dealt, _ in long] == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4 + [0] * 4
-    assert all(MCR.settle(finished).outcome == "abandoned" for _, finished in long)
+def test_mcr_options_are_frozen():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Options().dealer = 1  # type: ignore[misc]
+    assert hash(Options()) == hash(Options(dealer=0))
 
 
-# --- rule 2: the deal ----------------------------------------------------------------------------------
+# --- rules 2-3: the deal, flowers ---------------------------------------------------------------------
 
 def test_mcr_rule_2_a_dealt_hand_starts_with_no_window_no_winner_and_no_score():
     """A fresh deal: the dealer on turn with its 14th tile as the drawn one, no window (tile -1,
@@ -150,7 +130,20 @@ def test_mcr_rule_2_3_the_deal_goes_round_from_the_dealer_and_flowers_are_replac
     assert seen_other_seat and seen_dealer and seen_chain
 
 
-# --- rule 4: the turn ------------------------------------------------------------------------------------
+def test_mcr_rule_3_h1_drawn_in_play_is_a_flower_and_so_is_its_replacement():
+    """Seat 1 draws H1 (id 136, the first flower) from the front: set aside, replaced from the
+    back by H2 (137), set aside too, replaced by B7 (id 96): three tiles leave the wall."""
+    state = position([None] * 4, drawn="T9", front="H1 W9", back="H2 B7")
+    live = state.back - state.front
+    state, _ = run(state, Action(0, DISCARD, (state.drawn,)))
+    state, events = run(state, Action(1, PASS), Action(2, PASS), Action(3, PASS))
+    assert events[3:] == [Event("FLOWER", 1, (136,)), Event("FLOWER", 1, (137,)),
+                          Event("DRAW", 1, (96,), values={"replacement": 1, "wall": live - 3})]
+    assert state.flowers[1] == (136, 137) and state.drawn == 96 and not state.after_kong
+    assert not state.hands[1] >> 136
+
+
+# --- rule 4: the turn (self-drawn wins, kongs) --------------------------------------------------------
 
 # seat 0 holds W2-W9, a T1 pung and a B5 pair and draws W1: W1 is the first tile id (0)
 W1_DRAWN = "W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T1 B5 B5"
@@ -166,7 +159,8 @@ def test_mcr_rule_4_a_drawn_tile_with_id_0_counts_as_drawn():
     assert [MCR.view(state, s).counters["drawn"] for s in (-1, 1, 2, 3)] == [-1] * 4
     legal = MCR.legal_actions(state, 0)
     assert legal[-1] == (Action(0, WIN), Combo("win", 0, 1, 1, (0,), "win 和 22 points"))
-    assert [a.kind for a, _ in legal] == [DISCARD] * 11 + [WIN]
+    # one DISCARD per kind held, its lowest id: W1-W9 (ids 0 4 .. 32), T1 (36 of 36-38), B5 (88 of 88 89)
+    assert [a for a, _ in legal[:-1]] == [Action(0, DISCARD, (t,)) for t in (0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 88)]
     won, events = MCR.apply(state, Action(0, WIN))
     assert events == [Event("WIN", 0, (0,), values={"from": -1, "points": 22, "total": 22, "self_drawn": 1,
                                                      "robbed_kong": 0})]
@@ -174,6 +168,50 @@ def test_mcr_rule_4_a_drawn_tile_with_id_0_counts_as_drawn():
     assert {k: MCR.view(won, 2).counters[k] for k in ("winner", "payer", "points", "total")} == \
         {"winner": 0, "payer": -1, "points": 22, "total": 22}
     assert MCR.settle(won).points == (90, -30, -30, -30)
+
+
+def test_mcr_rule_4_a_win_names_no_tile_or_the_winning_tile():
+    """WIN may name the winning tile (by id or kind) or none; naming another tile, or another
+    copy of the kind, is refused (BAD_ACTION). Seat 0 won on W1 (id 0); seat 2 on W5 (id 16)."""
+    state = position([W1_DRAWN, None, None, None], drawn="W1")
+    for action in (Action(0, WIN), Action(0, WIN, (0,)), Action(0, WIN, ranks=(0,))):
+        verdict = MCR.check(state, action)
+        assert verdict.legal and verdict.action == Action(0, WIN), action
+    for action in (Action(0, WIN, (1,)), Action(0, WIN, (4,)), Action(0, WIN, ranks=(1,)), Action(0, WIN, (0, 4))):
+        verdict = MCR.check(state, action)
+        assert not verdict.legal and verdict.reason == Reason.BAD_ACTION, action
+    claim = position([None, None, WIN_B, None], drawn="W5")
+    claim, _ = run(claim, Action(0, DISCARD, (16,)))
+    assert MCR.check(claim, Action(2, WIN, (16,))).legal and MCR.check(claim, Action(2, WIN, ranks=(W5,))).legal
+    assert MCR.check(claim, Action(2, WIN, (17,))).reason == Reason.BAD_ACTION
+
+
+def test_mcr_rule_4_a_self_drawn_win_leaves_the_rivers_alone():
+    state = position([W1_DRAWN, None, None, None], drawn="W1", discards={0: "B9", 3: "J3"})
+    won, _ = MCR.apply(state, Action(0, WIN))
+    assert won.discards == state.discards == ((104,), (), (), (132,))
+    assert won.hands == state.hands and won.outcome == 1 and won.payer == -1
+
+
+def test_mcr_rule_4_a_self_drawn_win_on_the_fourth_copy_of_a_kind():
+    """The drawn W1 is the kind's fourth copy (id 3: the other three are held by seats 1-3) and
+    seat 0 holds W2's first copy (id 4) next to it: still the 22-point self-drawn win."""
+    state = position([W1_DRAWN, "W1", "W1", "W1"], drawn="W1")
+    assert state.drawn == 3 and state.hands[0] >> 4 & 1
+    assert MCR.legal_actions(state, 0)[-1] == (Action(0, WIN), Combo("win", 0, 1, 1, (0,), "win 和 22 points"))
+    won, events = MCR.apply(state, Action(0, WIN))
+    assert (won.winner, won.points, events[0].cards) == (0, 22, (3,))
+
+
+def test_mcr_rule_4_a_self_drawn_win_with_four_melds():
+    """Four exposed pungs (J1 from seat 1, W9 from 2, T9 from 3, B1 from 1) and F2 standing:
+    drawing the other F2 wins: 混幺九 32, 五门齐 6, 箭刻 2, 双同刻 (W9 T9) 2, 单钓将 1, 自摸 1 = 44."""
+    melds = [("pung", 1, "J1 J1 J1"), ("pung", 2, "W9 W9 W9"), ("pung", 3, "T9 T9 T9"), ("pung", 1, "B1 B1 B1")]
+    state = position(["F2", None, None, None], drawn="F2", melds={0: melds})
+    assert state.hands[0].bit_count() == 2
+    assert MCR.legal_actions(state, 0)[-1][0] == Action(0, WIN)
+    won, _ = MCR.apply(state, Action(0, WIN))
+    assert (won.winner, won.points, MCR.settle(won).outcome) == (0, 44, "self_drawn")
 
 
 def test_mcr_rule_4_a_kong_may_be_declared_after_drawing_tile_id_0():
@@ -206,19 +244,60 @@ def test_mcr_rule_4_a_kong_needs_a_tile_left_in_the_wall():
     assert not verdict.legal and verdict.reason == Reason.WRONG_PHASE
 
 
-# --- rule 5: claims ------------------------------------------------------------------------------------
+def test_mcr_rule_4_a_kong_names_one_kind():
+    """KONG naming F1 and W9 (two kinds) is refused, F1 alone is the concealed kong."""
+    state = position(["F1 F1 F1 F1", None, None, None], drawn="W9")
+    verdict = MCR.check(state, Action(0, KONG, (108, state.drawn)))
+    assert not verdict.legal and verdict.reason == Reason.NOT_A_COMBINATION
+    assert MCR.check(state, Action(0, KONG, (108,))).action == Action(0, KONG, (108, 109, 110, 111))
 
-def test_mcr_rule_5_claims_are_offered_while_one_tile_is_left():
-    """One tile left in the wall: the discard may still be chowed or punged (the last tile will
-    be drawn after them); the pung is taken."""
-    state = position([None, "W3 W4", "W5 W5", None], drawn="W5", live=1)
-    state, _ = run(state, Action(0, DISCARD, (18,)))
-    assert state.back - state.front == 1
-    assert [a.kind for a, _ in MCR.legal_actions(state, 1)] == [PASS, CHOW]
-    assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
-    assert MCR.check(state, Action(1, CHOW, (8, 12))).legal and MCR.check(state, Action(2, PUNG)).legal
-    state, events = run(state, Action(1, PASS), Action(2, PUNG), Action(3, PASS))
-    assert types(events) == ["PASS", "PASS", "PUNG"] and state.to_act == (2,)
+
+def test_mcr_rule_4_the_added_kong_offered():
+    """Seat 0 holds the pung W5 W5 W5 (ids 17-19) and draws the fourth (id 16): the added kong
+    is offered by that one tile, as a kong of four W5."""
+    state = robbing_table()
+    assert [(a, c) for a, c in MCR.legal_actions(state, 0) if a.kind == KONG] == [
+        (Action(0, KONG, (16,)), Combo("kong", W5, 1, 4, (W5,) * 4, "added kong 加杠"))]
+
+
+def test_mcr_rule_4_an_added_kong_event_shows_its_four_tiles():
+    """An added kong (加杠) that nobody robs stands: its KONG event shows the whole kong, the
+    three W5 of the pung (ids 17 18 19, claimed from seat 1) and the added fourth (id 16)."""
+    state = robbing_table()
+    assert state.drawn == 16 and state.melds[0][0][3:] == (17, 18, 19)
+    state, events = run(state, Action(0, KONG, (16,)), Action(1, PASS), Action(2, PASS), Action(3, PASS))
+    assert types(events) == ["CLAIM_WINDOW", "PASS", "PASS", "PASS", "KONG", "DRAW"]
+    kong = events[4]
+    assert (kong.seat, kong.cards, kong.values) == (0, (16, 17, 18, 19), {"added": 1, "from": 1})
+    assert state.melds[0] == ((KONG_MELD, 1, 17, 16, 17, 18, 19),)  # from seat 1, claimed 17
+
+
+# --- rule 5: claims -----------------------------------------------------------------------------------
+
+def test_mcr_rule_5_the_claim_window_state():
+    """A discard opens the window: the tile leaves the hand for the river, the three other
+    seats are asked from the discarder's next seat, and nothing is drawn."""
+    before = position([None, "W3 W4", "W5 W5", None], drawn="W5")
+    state, events = run(before, Action(0, DISCARD, (18,)))
+    hands = list(before.hands)
+    hands[0] &= ~(1 << 18)
+    assert state == before._replace(hands=tuple(hands), discards=((18,), (), (), ()), phase=1, to_act=(1, 2, 3),
+                                    turn=0, tile=18, window=Window.open((1, 2, 3)), drawn=-1, after_kong=False,
+                                    step=1)
+    assert events == [Event("DISCARD", 0, (18,)), Event("CLAIM_WINDOW", 0, (18,), values={"seats": 14, "robbing": 0})]
+    assert [MCR.view(state, s).counters["drawn"] for s in range(-1, 4)] == [-1] * 5
+
+
+def test_mcr_rule_5_a_pung_is_offered_as_three_tiles():
+    """Seat 0 discards W5 (id 18); seat 2 holds W5 W5 (ids 16 17): its PUNG option names those
+    two and its combination is the pung of three W5, the same one the check of that claim gives."""
+    state, _ = claim_table()
+    assert state.tile == 18
+    legal = MCR.legal_actions(state, 2)
+    pung = Combo("pung", W5, 1, 3, (W5, W5, W5), "pung 碰")
+    assert legal == [(Action(2, PASS), None), (Action(2, PUNG, (16, 17)), pung)]
+    verdict = MCR.check(state, Action(2, PUNG))
+    assert verdict.legal and verdict.combo == pung and verdict.action == Action(2, PUNG, (16, 17))
 
 
 def test_mcr_rule_5_the_combinations_of_each_claim():
@@ -237,8 +316,9 @@ def test_mcr_rule_5_the_combinations_of_each_claim():
     verdict = MCR.check(state, Action(1, CHOW, ranks=(2, 3, 4)))
     assert verdict.legal and (verdict.action.cards, verdict.combo) == ((8, 12), Combo("chow", 3, 1, 3, (2, 3, 4),
                                                                                           "chow 吃"))
-    (win, combo), = [(a, c) for a, c in MCR.legal_actions(state, 3) if a.kind == WIN]
-    assert combo[:5] == ("win", W5, 1, 1, (W5,)) and combo.label.startswith("win 和 ")
+    # seat 3 wins on a discard: 清龙 16, 门前清 2, 平和 2, 喜相逢 (T456 W456) 1, 坎张 1 = 22
+    assert MCR.legal_actions(state, 3) == [(Action(3, PASS), None),
+                                           (Action(3, WIN), Combo("win", W5, 1, 1, (W5,), "win 和 22 points"))]
 
 
 def test_mcr_rule_5_a_kong_claim_beats_a_chow_and_loses_to_a_win():
@@ -256,95 +336,56 @@ def test_mcr_rule_5_a_kong_claim_beats_a_chow_and_loses_to_a_win():
     assert types(events) == ["WIN"] and won.winner == 3 and won.payer == 0
 
 
-def test_mcr_rule_5_no_chow_of_honors_or_across_suits():
-    """A chow is a run of one suit: F2 F3 do not chow F1; W8 W9 do not chow T1 (T2 T3 do); W8 T1
-    do not chow W9 (W7 W8 do)."""
-    honors = position([None, "F2 F3 B8 B9", None, None], drawn="F1")
-    honors, _ = run(honors, Action(0, DISCARD, (honors.drawn,)))
-    assert MCR.legal_actions(honors, 1) == [(Action(1, PASS), None)]
-    f2, f3 = 112, 116
-    verdict = MCR.check(honors, Action(1, CHOW, (f2, f3)))
-    assert not verdict.legal and verdict.reason == Reason.NOT_A_COMBINATION
-    low = position([None, "W8 W9 T2 T3", None, None], drawn="T1")  # W8 28, W9 32, T2 40, T3 44, T1 36
-    assert low.drawn == 36
-    low, _ = run(low, Action(0, DISCARD, (36,)))
-    assert MCR.legal_actions(low, 1) == [(Action(1, PASS), None),
-                                         (Action(1, CHOW, (40, 44)), Combo("chow", 10, 1, 3, (9, 10, 11), "chow 吃"))]
-    assert MCR.check(low, Action(1, CHOW, (28, 32))).reason == Reason.NOT_A_COMBINATION
-    high = position([None, "W7 W8 T1 T2", None, None], drawn="W9")  # W7 24, W8 28, T1 36, T2 40, W9 32
-    assert high.drawn == 32
-    high, _ = run(high, Action(0, DISCARD, (32,)))
-    assert MCR.legal_actions(high, 1) == [(Action(1, PASS), None),
-                                          (Action(1, CHOW, (24, 28)), Combo("chow", 7, 1, 3, (6, 7, 8), "chow 吃"))]
-    assert MCR.check(high, Action(1, CHOW, (28, 36))).reason == Reason.NOT_A_COMBINATION
-    refused = MCR.check(high, Action(1, CHOW))  # the one chow is taken when none is named
-    assert refused.legal and refused.action == Action(1, CHOW, (24, 28))
-
-
-def test_mcr_rule_5_the_claim_window_state():
-    """A discard opens the window: the tile leaves the hand for the river, the three other
-    seats are asked from the discarder's next seat, and nothing is drawn."""
-    before = position([None, "W3 W4", "W5 W5", None], drawn="W5")
-    state, events = run(before, Action(0, DISCARD, (18,)))
+def claimed_state(before, claimer, meld_kind, own, discarder, tile):
+    """The state after ``claimer``'s chow or pung of ``discarder``'s ``tile``, worked out by hand:
+    the claimed tile leaves the river, the claimer's own tiles its hand, the meld is recorded,
+    and the claimer is on turn with no drawn tile, no open window and no window tile (-1)."""
     hands = list(before.hands)
-    hands[0] &= ~(1 << 18)
-    assert state == before._replace(hands=tuple(hands), discards=((18,), (), (), ()), phase=1, to_act=(1, 2, 3),
-                                    turn=0, tile=18, window=Window.open((1, 2, 3)), drawn=-1, after_kong=False,
-                                    step=1)
-    assert events == [Event("DISCARD", 0, (18,)), Event("CLAIM_WINDOW", 0, (18,), values={"seats": 14, "robbing": 0})]
-    assert [MCR.view(state, s).counters["drawn"] for s in range(-1, 4)] == [-1] * 5
+    hands[discarder] &= ~(1 << tile)
+    for t in own:
+        hands[claimer] &= ~(1 << t)
+    melds = list(before.melds)
+    melds[claimer] = melds[claimer] + ((meld_kind, discarder, tile) + tuple(sorted(own + (tile,))),)
+    # the rivers are as before: the claimed tile went into the discarder's river and left it
+    return before._replace(hands=tuple(hands), melds=tuple(melds), phase=TURN, to_act=(claimer,), turn=claimer,
+                           drawn=-1, after_kong=False, tile=-1, window=Window(), step=before.step + 4)
 
 
-# --- rule 7: the end of the wall ------------------------------------------------------------------------
-
-def test_mcr_rule_7_an_exhausted_wall_ends_the_hand_with_nothing_drawn():
-    """Nobody claims the last discard and the wall is empty: the hand is drawn, nobody on turn,
-    no drawn tile in any view, the state otherwise that of the window."""
-    state = position([None] * 4, drawn="T9", live=0)
-    window, _ = run(state, Action(0, DISCARD, (state.drawn,)))
-    over, events = run(window, Action(1, PASS), Action(2, PASS), Action(3, PASS))
-    assert events == [Event("PASS", 1), Event("PASS", 2), Event("PASS", 3), Event("DRAWN_GAME")]
-    assert over == window._replace(phase=3, to_act=(), turn=1, tile=-1, window=Window(), drawn=-1, outcome=4,
-                                   step=window.step + 3)
-    assert [MCR.view(over, s).counters["drawn"] for s in range(-1, 4)] == [-1] * 5
-
-
-# --- rule 11: settlement -------------------------------------------------------------------------------
-
-def test_mcr_rule_11_the_breakdown_of_a_win_on_a_discard_with_flowers():
-    """Seat 2 (全求人 6 + 箭刻 of J2 2 = 8 points, 2 flowers: total 10) wins on seat 0's J1: the
-    discarder pays 8 + 10, the two others 8 each; the breakdown lists the fans by id, then the
-    sums, the base, winner, payer and dealer."""
-    melded = [("chow", 1, "W1 W2 W3"), ("chow", 1, "T4 T5 T6"), ("pung", 3, "B7 B7 B7"), ("pung", 0, "J2 J2 J2")]
-    state = position([None, None, "J1", None], drawn="J1", melds={2: melded}, flowers={2: "H1 H2"})
-    state, _ = run(state, Action(0, DISCARD, (state.drawn,)), Action(1, PASS), Action(2, WIN), Action(3, PASS))
-    settlement = MCR.settle(state)
-    assert settlement.points == (-18, -8, 34, -8) and settlement.winners == (2,)
-    assert settlement.outcome == "won_on_discard"
-    assert settlement.breakdown == (("全求人 Melded Hand x1", 6), ("箭刻 Dragon Pung x1", 2),
-                                    ("花牌 Flower Tiles x2", 2),
-                                    ("fan_points", 8), ("flowers", 2), ("total", 10), ("base", 8),
-                                    ("winner", 2), ("payer", 0), ("dealer", 0))
+def test_mcr_rule_5_after_a_pung_or_chow_the_state_has_no_window_tile():
+    """After a chow or pung claim the window is closed: the state (and so its token and digest)
+    is the hand-built one, the window tile back to -1 as in every state on turn."""
+    before = position([None, "W3 W4", "W5 W5", None], drawn="W5", discards={0: "B9 J3"})
+    # ids: seat 1 W3 W4 = 8 12, seat 2 W5 W5 = 16 17, the drawn W5 = 18; seat 0's river B9 J3 = 104 132
+    assert before.drawn == 18 and before.discards[0] == (104, 132)
+    state, _ = run(before, Action(0, DISCARD, (18,)), Action(1, PASS), Action(2, PUNG), Action(3, PASS))
+    assert state.discards[0] == (104, 132)
+    assert state == claimed_state(before, 2, PUNG_MELD, (16, 17), 0, 18)
+    assert MCR.digest(state) == MCR.digest(claimed_state(before, 2, PUNG_MELD, (16, 17), 0, 18))
+    state, _ = run(before, Action(0, DISCARD, (18,)), Action(1, CHOW, (8, 12)), Action(2, PASS), Action(3, PASS))
+    assert state == claimed_state(before, 1, CHOW_MELD, (8, 12), 0, 18)
 
 
-# --- the options (rules 2, 10, 13) ---------------------------------------------------------------------
-
-def test_mcr_options_their_defaults_and_ranges():
-    """dealer 0 (-1 draws it, seats 0..3), prevalent_wind 0 (E S W N = 0..3), min_points 8 (0..88),
-    hands 16 (1..64): each bound is accepted, one past it refused."""
-    infos = {i.name: (i.type, i.default, i.minimum, i.maximum) for i in MCR.option_infos()}
-    assert infos == {"dealer": ("int", 0, -1, 3), "prevalent_wind": ("int", 0, 0, 3),
-                     "min_points": ("int", 8, 0, 88), "hands": ("int", 16, 1, 64)}
-    for name, (_, _, low, high) in infos.items():
-        assert getattr(MCR.make_options(overrides={name: low}), name) == low
-        assert getattr(MCR.make_options(overrides={name: high}), name) == high
-        for bad in (low - 1, high + 1):
-            with pytest.raises(InvalidAction) as error:
-                MCR.make_options(overrides={name: bad})
-            assert error.value.reason == Reason.BAD_OPTION
+def test_mcr_rule_5_a_tile_won_on_a_discard_leaves_the_discarders_river():
+    """Seat 0's river holds B9 J3 (ids 104 132) when its W5 (id 16) is won: the river is B9 J3
+    again, and the winner's hand holds the W5."""
+    state = position([None, None, WIN_B, None], drawn="W5", discards={0: "B9 J3"})
+    assert state.drawn == 16 and state.discards[0] == (104, 132)
+    won, _ = run(state, Action(0, DISCARD, (16,)), Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    assert won.discards == ((104, 132), (), (), ()) and won.hands[2] >> 16 & 1
 
 
-# --- rule 5: what a pung or kong claim names -----------------------------------------------------------
+def test_mcr_rule_5_claims_are_offered_while_one_tile_is_left():
+    """One tile left in the wall: the discard may still be chowed or punged (the last tile will
+    be drawn after them); the pung is taken."""
+    state = position([None, "W3 W4", "W5 W5", None], drawn="W5", live=1)
+    state, _ = run(state, Action(0, DISCARD, (18,)))
+    assert state.back - state.front == 1
+    assert [a.kind for a, _ in MCR.legal_actions(state, 1)] == [PASS, CHOW]
+    assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
+    assert MCR.check(state, Action(1, CHOW, (8, 12))).legal and MCR.check(state, Action(2, PUNG)).legal
+    state, events = run(state, Action(1, PASS), Action(2, PUNG), Action(3, PASS))
+    assert types(events) == ["PASS", "PASS", "PUNG"] and state.to_act == (2,)
+
 
 def test_mcr_rule_5_a_pung_names_two_tiles_of_the_discards_kind_a_kong_three():
     """Seat 2 holds W5 x3 (ids 16-18) and W3 (id 8, named for it) when W5 (id 19) is discarded: a
@@ -357,156 +398,6 @@ def test_mcr_rule_5_a_pung_names_two_tiles_of_the_discards_kind_a_kong_three():
         assert not verdict.legal and verdict.reason == Reason.NOT_A_COMBINATION, (kind, cards)
     assert MCR.check(state, Action(2, PUNG, (17, 18))).action == Action(2, PUNG, (17, 18))
     assert MCR.check(state, Action(2, KONG, (16, 17, 18))).legal
-
-
-# --- views ----------------------------------------------------------------------------------------------
-
-def test_mcr_views_a_concealed_kong_of_the_last_seat_is_face_down_to_a_spectator():
-    """Seat 3 holds a concealed kong of J1 (ids 124-127): a spectator (seat -1) and the other
-    seats see four seats and that kong face down; seat 3 sees its tiles."""
-    state = position([None] * 4, drawn="T9", melds={3: [("kong", -1, "J1 J1 J1 J1")]})
-    for viewer in (-1, 0, 1, 2):
-        seats = MCR.view(state, viewer).seats
-        assert len(seats) == 4 and seats[3].melds == (Meld("kong", (), -1),)
-        assert [s.role for s in seats] == ["east", "south", "west", "north"]
-    own = MCR.view(state, 3).seats
-    assert len(own) == 4 and own[3].melds == (Meld("kong", (124, 125, 126, 127), -1),)
-    assert own[:3] == MCR.view(state, -1).seats[:3]
-
-
-# --- rule 9: 和绝张, the last tile (three other copies face up) ------------------------------------------
-
-def last_tile(state) -> bool:
-    return any(name.startswith("和绝张") for name, _ in MCR.settle(state).breakdown)
-
-
-def test_mcr_rule_9_last_tile_self_drawn_with_the_three_others_face_up():
-    """Seat 0 (WIN_B) draws W5 (id 16) while the other three (17 in seat 1's river, 18 19 in
-    seat 3's) are face up: a self-drawn 和绝张."""
-    state = position([WIN_B, None, None, None], drawn="W5", discards={1: "W5", 3: "W5 W5"})
-    assert state.drawn == 16 and state.discards[1] == (17,) and state.discards[3] == (18, 19)
-    won, _ = MCR.apply(state, Action(0, WIN))
-    assert last_tile(won)
-
-
-def test_mcr_rule_9_the_discarded_tile_is_not_one_of_the_three():
-    """Seat 0 discards W5 with one other W5 in seat 1's river and one in seat 3's: two copies
-    face up besides the tile won (three tiles in the rivers), so no 和绝张."""
-    state = position([None, None, WIN_B, None], drawn="W5", discards={1: "W5", 3: "W5"})
-    won, _ = run(state, Action(0, DISCARD, (state.drawn,)), Action(1, PASS), Action(2, WIN), Action(3, PASS))
-    assert won.winner == 2 and not last_tile(won)
-
-
-def test_mcr_rule_9_only_copies_of_the_winning_kind_count():
-    """No other W5 is face up, but seat 1 shows a chow T1 T2 T3 claimed from seat 0: three face-up
-    tiles of other kinds are no 和绝张."""
-    state = position([None, None, WIN_B, None], drawn="W5", melds={1: [("chow", 0, "T1 T2 T3")]})
-    won, _ = run(state, Action(0, DISCARD, (state.drawn,)), Action(1, PASS), Action(2, WIN), Action(3, PASS))
-    assert won.winner == 2 and not last_tile(won)
-
-
-# --- rule 1: the tiles and their notation ---------------------------------------------------------------
-
-def test_mcr_rule_1_the_notation_knows_42_kinds_and_144_ids():
-    """34 kinds of four copies (ids kind*4 .. kind*4+3) and 8 flowers of one (ids 136-143)."""
-    assert (NOTATION.id_count, NOTATION.rank_count) == (144, 42)
-    masks = NOTATION.rank_masks
-    assert len(masks) == 42 and masks[0] == 0b1111 and masks[33] == 0b1111 << 132
-    assert masks[34] == 1 << 136 and masks[41] == 1 << 143
-    assert NOTATION.parse_cards_or_ranks("H8 J3 J3 J3 J3") == ((143, 132, 133, 134, 135), True)
-    assert NOTATION.parse_cards_or_ranks("H18") == ((34, 41), False)
-
-
-def test_mcr_rule_1_an_unknown_tile_is_named_in_the_refusal():
-    with pytest.raises(InvalidAction) as error:
-        NOTATION.parse_cards_or_ranks("W1F5")
-    assert error.value.reason == Reason.UNKNOWN_CARD and "unknown tile F5 in" in str(error.value)
-
-
-def test_mcr_rule_5_b9_ends_a_run_of_dots():
-    """B9 (kind 26, the last suited kind) is chowed by B7 B8 (ids 96 100)."""
-    state = position([None, "B7 B8", None, None], drawn="B9")
-    state, _ = run(state, Action(0, DISCARD, (state.drawn,)))
-    chow = Combo("chow", 25, 1, 3, (24, 25, 26), "chow 吃")
-    assert MCR.legal_actions(state, 1) == [(Action(1, PASS), None), (Action(1, CHOW, (96, 100)), chow)]
-    assert MCR.check(state, Action(1, CHOW, (96, 100))).legal
-
-
-def test_mcr_options_are_frozen():
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        Options().dealer = 1  # type: ignore[misc]
-    assert hash(Options()) == hash(Options(dealer=0))
-
-
-# --- rule 10: 和绝张 may lift a hand to the minimum ----------------------------------------------------
-
-# waits on W6 alone (坎张, W5 W7) and holds none: 平和 2, 门前清 2, 坎张 1 = 5 points (无字 is not
-# counted with 平和)
-SIX_ON_W6 = "W1 W2 W3 T3 T4 T5 B6 B7 B8 T7 T7 W5 W7"
-
-
-def test_mcr_rule_10_the_last_tile_counts_toward_the_minimum():
-    """The hand is worth 5 points on seat 0's W6: refused (UNDER_8) while two other W6 are face
-    up; with all three other W6 face up 和绝张 adds 4: a 9-point win."""
-    two = position([None, None, SIX_ON_W6, None], drawn="W6", discards={1: "W6", 3: "W6"})
-    two, _ = run(two, Action(0, DISCARD, (two.drawn,)))
-    assert [a.kind for a, _ in MCR.legal_actions(two, 2)] == [PASS]
-    verdict = MCR.check(two, Action(2, WIN))
-    assert not verdict.legal and verdict.reason == "UNDER_8"
-    three = position([None, None, SIX_ON_W6, None], drawn="W6", discards={1: "W6", 3: "W6 W6"})
-    three, _ = run(three, Action(0, DISCARD, (three.drawn,)))
-    assert [a.kind for a, _ in MCR.legal_actions(three, 2)] == [PASS, WIN]
-    won, _ = run(three, Action(1, PASS), Action(2, WIN), Action(3, PASS))
-    assert (won.winner, won.points, won.total) == (2, 9, 9)
-    assert MCR.settle(won).breakdown[:4] == (("和绝张 Last Tile x1", 4), ("门前清 Concealed Hand x1", 2),
-                                             ("平和 All Chows x1", 2), ("坎张 Closed Wait x1", 1))
-
-
-# --- rule 3: flowers in play -----------------------------------------------------------------------------
-
-def test_mcr_rule_3_h1_drawn_in_play_is_a_flower_and_so_is_its_replacement():
-    """Seat 1 draws H1 (id 136, the first flower) from the front: set aside, replaced from the
-    back by H2 (137), set aside too, replaced by B7 (id 96): three tiles leave the wall."""
-    state = position([None] * 4, drawn="T9", front="H1 W9", back="H2 B7")
-    live = state.back - state.front
-    state, _ = run(state, Action(0, DISCARD, (state.drawn,)))
-    state, events = run(state, Action(1, PASS), Action(2, PASS), Action(3, PASS))
-    assert events[3:] == [Event("FLOWER", 1, (136,)), Event("FLOWER", 1, (137,)),
-                          Event("DRAW", 1, (96,), values={"replacement": 1, "wall": live - 3})]
-    assert state.flowers[1] == (136, 137) and state.drawn == 96 and not state.after_kong
-    assert not state.hands[1] >> 136
-
-
-def test_mcr_rule_5_a_tile_won_on_a_discard_leaves_the_discarders_river():
-    """Seat 0's river holds B9 J3 (ids 104 132) when its W5 (id 16) is won: the river is B9 J3
-    again, and the winner's hand holds the W5."""
-    state = position([None, None, WIN_B, None], drawn="W5", discards={0: "B9 J3"})
-    assert state.drawn == 16 and state.discards[0] == (104, 132)
-    won, _ = run(state, Action(0, DISCARD, (16,)), Action(1, PASS), Action(2, WIN), Action(3, PASS))
-    assert won.discards == ((104, 132), (), (), ()) and won.hands[2] >> 16 & 1
-
-
-def test_mcr_rule_4_a_win_names_no_tile_or_the_winning_tile():
-    """WIN may name the winning tile (by id or kind) or none; naming another tile, or another
-    copy of the kind, is refused (BAD_ACTION). Seat 0 won on W1 (id 0); seat 2 on W5 (id 16)."""
-    state = position([W1_DRAWN, None, None, None], drawn="W1")
-    for action in (Action(0, WIN), Action(0, WIN, (0,)), Action(0, WIN, ranks=(0,))):
-        verdict = MCR.check(state, action)
-        assert verdict.legal and verdict.action == Action(0, WIN), action
-    for action in (Action(0, WIN, (1,)), Action(0, WIN, (4,)), Action(0, WIN, ranks=(1,)), Action(0, WIN, (0, 4))):
-        verdict = MCR.check(state, action)
-        assert not verdict.legal and verdict.reason == Reason.BAD_ACTION, action
-    claim = position([None, None, WIN_B, None], drawn="W5")
-    claim, _ = run(claim, Action(0, DISCARD, (16,)))
-    assert MCR.check(claim, Action(2, WIN, (16,))).legal and MCR.check(claim, Action(2, WIN, ranks=(W5,))).legal
-    assert MCR.check(claim, Action(2, WIN, (17,))).reason == Reason.BAD_ACTION
-
-
-def test_mcr_rule_4_a_self_drawn_win_leaves_the_rivers_alone():
-    state = position([W1_DRAWN, None, None, None], drawn="W1", discards={0: "B9", 3: "J3"})
-    won, _ = MCR.apply(state, Action(0, WIN))
-    assert won.discards == state.discards == ((104,), (), (), (132,))
-    assert won.hands == state.hands and won.outcome == 1 and won.payer == -1
 
 
 def test_mcr_rule_5_a_pung_named_by_kind():
@@ -522,6 +413,14 @@ def test_mcr_rule_5_a_pung_named_by_kind():
         assert not verdict.legal and verdict.reason == Reason.NOT_A_COMBINATION, ranks
     verdict = MCR.check(state, Action(2, KONG, ranks=(W5,)))  # two W5 are no kong
     assert not verdict.legal and verdict.reason == Reason.CARDS_NOT_IN_HAND
+
+
+def test_mcr_rule_5_one_copy_of_the_discard_claims_nothing():
+    """Seat 2 holds one W5 (id 16) when W5 (id 17) is discarded: no pung, no kong."""
+    state = position([None, None, "W5", None], drawn="W5")
+    state, _ = run(state, Action(0, DISCARD, (17,)))
+    assert MCR.legal_actions(state, 2) == [(Action(2, PASS), None)]
+    assert MCR.check(state, Action(2, PUNG)).reason == Reason.CARDS_NOT_IN_HAND
 
 
 def test_mcr_rule_5_a_chow_named_or_not():
@@ -550,12 +449,192 @@ def test_mcr_rule_5_a_chow_named_or_not():
                                                                 "name the two tiles of the chow")
 
 
-def test_mcr_rule_4_a_kong_names_one_kind():
-    """KONG naming F1 and W9 (two kinds) is refused, F1 alone is the concealed kong."""
-    state = position(["F1 F1 F1 F1", None, None, None], drawn="W9")
-    verdict = MCR.check(state, Action(0, KONG, (108, state.drawn)))
+def test_mcr_rule_5_no_chow_of_honors_or_across_suits():
+    """A chow is a run of one suit: F2 F3 do not chow F1; W8 W9 do not chow T1 (T2 T3 do); W8 T1
+    do not chow W9 (W7 W8 do)."""
+    honors = position([None, "F2 F3 B8 B9", None, None], drawn="F1")
+    honors, _ = run(honors, Action(0, DISCARD, (honors.drawn,)))
+    assert MCR.legal_actions(honors, 1) == [(Action(1, PASS), None)]
+    f2, f3 = 112, 116
+    verdict = MCR.check(honors, Action(1, CHOW, (f2, f3)))
     assert not verdict.legal and verdict.reason == Reason.NOT_A_COMBINATION
-    assert MCR.check(state, Action(0, KONG, (108,))).action == Action(0, KONG, (108, 109, 110, 111))
+    low = position([None, "W8 W9 T2 T3", None, None], drawn="T1")  # W8 28, W9 32, T2 40, T3 44, T1 36
+    assert low.drawn == 36
+    low, _ = run(low, Action(0, DISCARD, (36,)))
+    assert MCR.legal_actions(low, 1) == [(Action(1, PASS), None),
+                                         (Action(1, CHOW, (40, 44)), Combo("chow", 10, 1, 3, (9, 10, 11), "chow 吃"))]
+    assert MCR.check(low, Action(1, CHOW, (28, 32))).reason == Reason.NOT_A_COMBINATION
+    high = position([None, "W7 W8 T1 T2", None, None], drawn="W9")  # W7 24, W8 28, T1 36, T2 40, W9 32
+    assert high.drawn == 32
+    high, _ = run(high, Action(0, DISCARD, (32,)))
+    assert MCR.legal_actions(high, 1) == [(Action(1, PASS), None),
+                                          (Action(1, CHOW, (24, 28)), Combo("chow", 7, 1, 3, (6, 7, 8), "chow 吃"))]
+    assert MCR.check(high, Action(1, CHOW, (28, 36))).reason == Reason.NOT_A_COMBINATION
+    refused = MCR.check(high, Action(1, CHOW))  # the one chow is taken when none is named
+    assert refused.legal and refused.action == Action(1, CHOW, (24, 28))
+
+
+def test_mcr_rule_5_b9_ends_a_run_of_dots():
+    """B9 (kind 26, the last suited kind) is chowed by B7 B8 (ids 96 100)."""
+    state = position([None, "B7 B8", None, None], drawn="B9")
+    state, _ = run(state, Action(0, DISCARD, (state.drawn,)))
+    chow = Combo("chow", 25, 1, 3, (24, 25, 26), "chow 吃")
+    assert MCR.legal_actions(state, 1) == [(Action(1, PASS), None), (Action(1, CHOW, (96, 100)), chow)]
+    assert MCR.check(state, Action(1, CHOW, (96, 100))).legal
+
+
+def test_mcr_rule_5_a_robbing_window_offers_only_the_win():
+    """While an added kong of W5 may be robbed, seat 1 (holding W4 W6, the next seat) may not
+    chow it: the robbing window offers WIN or PASS only (seat 2, WIN_B, may win)."""
+    state = position([None, "W4 W6", WIN_B, None], drawn="W5", melds={0: [("pung", 1, "W5 W5 W5")]}, back="B2")
+    state, events = MCR.apply(state, Action(0, KONG, ranks=(W5,)))
+    assert state.phase == 2 and types(events) == ["CLAIM_WINDOW"]
+    assert MCR.legal_actions(state, 1) == [(Action(1, PASS), None)]
+    assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, WIN]
+    assert MCR.check(state, Action(1, CHOW, ranks=(3, 5))).reason == Reason.WRONG_PHASE
+
+
+# --- rule 7: the end of the wall ----------------------------------------------------------------------
+
+def test_mcr_rule_7_an_exhausted_wall_ends_the_hand_with_nothing_drawn():
+    """Nobody claims the last discard and the wall is empty: the hand is drawn, nobody on turn,
+    no drawn tile in any view, the state otherwise that of the window."""
+    state = position([None] * 4, drawn="T9", live=0)
+    window, _ = run(state, Action(0, DISCARD, (state.drawn,)))
+    over, events = run(window, Action(1, PASS), Action(2, PASS), Action(3, PASS))
+    assert events == [Event("PASS", 1), Event("PASS", 2), Event("PASS", 3), Event("DRAWN_GAME")]
+    assert over == window._replace(phase=3, to_act=(), turn=1, tile=-1, window=Window(), drawn=-1, outcome=4,
+                                   step=window.step + 3)
+    assert [MCR.view(over, s).counters["drawn"] for s in range(-1, 4)] == [-1] * 5
+
+
+# --- rules 9-10: 和绝张, the last tile (three other copies face up), and the minimum ---------------------
+
+def last_tile(state) -> bool:
+    return any(name.startswith("和绝张") for name, _ in MCR.settle(state).breakdown)
+
+
+def test_mcr_rule_9_last_tile_self_drawn_with_the_three_others_face_up():
+    """Seat 0 (WIN_B) draws W5 (id 16) while the other three (17 in seat 1's river, 18 19 in
+    seat 3's) are face up: a self-drawn 和绝张."""
+    state = position([WIN_B, None, None, None], drawn="W5", discards={1: "W5", 3: "W5 W5"})
+    assert state.drawn == 16 and state.discards[1] == (17,) and state.discards[3] == (18, 19)
+    won, _ = MCR.apply(state, Action(0, WIN))
+    assert last_tile(won)
+
+
+def test_mcr_rule_9_last_tile_self_drawn_with_the_three_others_in_an_exposed_pung():
+    """Seat 0 (WIN_B) draws W5 (id 16); the other three (17-19) are seat 3's pung, claimed
+    from seat 2: a self-drawn 和绝张."""
+    state = position([WIN_B, None, None, None], drawn="W5", melds={3: [("pung", 2, "W5 W5 W5")]})
+    assert state.drawn == 16 and state.melds[3] == ((PUNG_MELD, 2, 17, 17, 18, 19),)
+    won, _ = MCR.apply(state, Action(0, WIN))
+    assert last_tile(won)
+
+
+def test_mcr_rule_9_the_discarded_tile_is_not_one_of_the_three():
+    """Seat 0 discards W5 with one other W5 in seat 1's river and one in seat 3's: two copies
+    face up besides the tile won (three tiles in the rivers), so no 和绝张."""
+    state = position([None, None, WIN_B, None], drawn="W5", discards={1: "W5", 3: "W5"})
+    won, _ = run(state, Action(0, DISCARD, (state.drawn,)), Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    assert won.winner == 2 and not last_tile(won)
+
+
+def test_mcr_rule_9_only_copies_of_the_winning_kind_count():
+    """No other W5 is face up, but seat 1 shows a chow T1 T2 T3 claimed from seat 0: three face-up
+    tiles of other kinds are no 和绝张."""
+    state = position([None, None, WIN_B, None], drawn="W5", melds={1: [("chow", 0, "T1 T2 T3")]})
+    won, _ = run(state, Action(0, DISCARD, (state.drawn,)), Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    assert won.winner == 2 and not last_tile(won)
+
+
+# waits on W6 alone (坎张, W5 W7) and holds none: 平和 2, 门前清 2, 坎张 1 = 5 points (无字 is not
+# counted with 平和)
+SIX_ON_W6 = "W1 W2 W3 T3 T4 T5 B6 B7 B8 T7 T7 W5 W7"
+
+
+def test_mcr_rule_10_the_last_tile_counts_toward_the_minimum():
+    """The hand is worth 5 points on seat 0's W6: refused (UNDER_8) while two other W6 are face
+    up; with all three other W6 face up 和绝张 adds 4: a 9-point win."""
+    two = position([None, None, SIX_ON_W6, None], drawn="W6", discards={1: "W6", 3: "W6"})
+    two, _ = run(two, Action(0, DISCARD, (two.drawn,)))
+    assert [a.kind for a, _ in MCR.legal_actions(two, 2)] == [PASS]
+    verdict = MCR.check(two, Action(2, WIN))
+    assert not verdict.legal and verdict.reason == "UNDER_8"
+    three = position([None, None, SIX_ON_W6, None], drawn="W6", discards={1: "W6", 3: "W6 W6"})
+    three, _ = run(three, Action(0, DISCARD, (three.drawn,)))
+    assert [a.kind for a, _ in MCR.legal_actions(three, 2)] == [PASS, WIN]
+    won, _ = run(three, Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    assert (won.winner, won.points, won.total) == (2, 9, 9)
+    assert MCR.settle(won).breakdown[:4] == (("和绝张 Last Tile x1", 4), ("门前清 Concealed Hand x1", 2),
+                                             ("平和 All Chows x1", 2), ("坎张 Closed Wait x1", 1))
+
+
+# --- rule 11: settlement ------------------------------------------------------------------------------
+
+def test_mcr_rule_11_the_breakdown_of_a_win_on_a_discard_with_flowers():
+    """Seat 2 (全求人 6 + 箭刻 of J2 2 = 8 points, 2 flowers: total 10) wins on seat 0's J1: the
+    discarder pays 8 + 10, the two others 8 each; the breakdown lists the fans by id, then the
+    sums, the base, winner, payer and dealer."""
+    melded = [("chow", 1, "W1 W2 W3"), ("chow", 1, "T4 T5 T6"), ("pung", 3, "B7 B7 B7"), ("pung", 0, "J2 J2 J2")]
+    state = position([None, None, "J1", None], drawn="J1", melds={2: melded}, flowers={2: "H1 H2"})
+    state, _ = run(state, Action(0, DISCARD, (state.drawn,)), Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    settlement = MCR.settle(state)
+    assert settlement.points == (-18, -8, 34, -8) and settlement.winners == (2,)
+    assert settlement.outcome == "won_on_discard"
+    assert settlement.breakdown == (("全求人 Melded Hand x1", 6), ("箭刻 Dragon Pung x1", 2),
+                                    ("花牌 Flower Tiles x2", 2),
+                                    ("fan_points", 8), ("flowers", 2), ("total", 10), ("base", 8),
+                                    ("winner", 2), ("payer", 0), ("dealer", 0))
+
+
+# --- rule 12: what the calculator is told -------------------------------------------------------------
+
+def test_mcr_rule_12_the_calculator_is_told_each_meld_and_where_it_came_from():
+    """Seat 2's melds as ``win_hand`` describes them (mcr.Meld: a chow by its middle tile and the
+    claimed tile's place from the lowest, 1-3; a pung or kong by its tile and the seat it came
+    from, 1 left 上家, 2 opposite, 3 right 下家, 0 concealed): a chow W3 W4 W5 claiming W4 from
+    seat 1, a pung of B7 from seat 3, an exposed kong of F1 from seat 0, a concealed kong of J1."""
+    melds = [("chow", 1, "W4 W3 W5"), ("pung", 3, "B7 B7 B7"), ("kong", 0, "F1 F1 F1 F1"), ("kong", -1, "J1 J1 J1 J1")]
+    state = position([None, None, "B5", None], turn=2, drawn="B5", melds={2: melds})
+    hand = win_hand(state, 2, state.drawn, True, False)
+    assert hand.melds == (mcr.Meld(mcr.MeldKind.CHI, 3, 2), mcr.Meld(mcr.MeldKind.PENG, 24, 3),
+                          mcr.Meld(mcr.MeldKind.GANG, 27, 2), mcr.Meld(mcr.MeldKind.GANG, 31, 0))
+    assert (hand.concealed, hand.win_tile, hand.seat_wind) == ((22,), 22, 2)
+    other = position([None, None, "B5", None], turn=2, drawn="B5",
+                     melds={2: [("chow", 3, "W5 W3 W4"), ("chow", 3, "T1 T2 T3"), ("pung", 1, "B7 B7 B7")]})
+    assert win_hand(other, 2, other.drawn, True, False).melds[:3] == (
+        mcr.Meld(mcr.MeldKind.CHI, 3, 3), mcr.Meld(mcr.MeldKind.CHI, 10, 1), mcr.Meld(mcr.MeldKind.PENG, 24, 1))
+
+
+# --- rule 13: the match -------------------------------------------------------------------------------
+
+def test_mcr_rule_13_prevalent_wind_turns_from_north_back_to_east():
+    """The prevalent wind turns E S W N every four hands, and after N comes E again (0..3): a
+    match from a North round (3) deals its fifth hand in an East round (0); a match of 20 hands
+    from East goes round the four winds and starts again."""
+    leave = [0] * 20  # every hand abandoned at once: the carry does not depend on how a hand ends
+    north = match_hands(Options(prevalent_wind=3), b"north", 5, leave)
+    assert [dealt.prevalent_wind for dealt, _ in north] == [3, 3, 3, 3, 0]
+    assert MCR.view(north[4][0], -1).counters["prevalent_wind"] == 0
+    long = match_hands(Options(hands=20), b"twenty", 20, leave)
+    assert [dealt.prevalent_wind for dealt, _ in long] == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4 + [0] * 4
+    assert all(MCR.settle(finished).outcome == "abandoned" for _, finished in long)
+
+
+# --- views and state tokens ---------------------------------------------------------------------------
+
+def test_mcr_views_a_concealed_kong_of_the_last_seat_is_face_down_to_a_spectator():
+    """Seat 3 holds a concealed kong of J1 (ids 124-127): a spectator (seat -1) and the other
+    seats see four seats and that kong face down; seat 3 sees its tiles."""
+    state = position([None] * 4, drawn="T9", melds={3: [("kong", -1, "J1 J1 J1 J1")]})
+    for viewer in (-1, 0, 1, 2):
+        seats = MCR.view(state, viewer).seats
+        assert len(seats) == 4 and seats[3].melds == (Meld("kong", (), -1),)
+        assert [s.role for s in seats] == ["east", "south", "west", "north"]
+    own = MCR.view(state, 3).seats
+    assert len(own) == 4 and own[3].melds == (Meld("kong", (124, 125, 126, 127), -1),)
+    assert own[:3] == MCR.view(state, -1).seats[:3]
 
 
 def test_mcr_a_state_token_is_a_packed_tuple():

@@ -253,6 +253,18 @@ WORKED = [
     # a melded chow holding the winning tile is no wait: T3 won single beside a melded T234 is
     # 单钓将 (not 坎张): 平和 2 + 连六 B456 B789 1 + 单钓将 1 = 4
     ("CHI T3 1", "W1 W2 W3 B4 B5 B6 B7 B8 B9 T3", "T3", "", 4, "平和 连六 单钓将"),
+    # 89 for the 7 is 边张 (1; no other fan: the chows relate to none); 1112 for the 3 also waits on the
+    # 2, so no wait fan (箭刻 2)
+    ("CHI T3 1", "W8 W9 B4 B5 B6 T6 T7 T8 J1 J1", "W7", "", 1, "边张"),
+    ("CHI T3 1", "W1 W1 W1 W2 B4 B5 B6 J1 J1 J1", "W3", "", 2, "箭刻"),
+    # --- every set and the pair: 全带幺 W123 T789 B111 北北北 and a pair of W9 (south seat, south
+    # round): 4 + 门前清 2 + 双暗刻 2 + 幺九刻 x2 (B1, 北) + 单钓将 1 = 11; with W234 no 全带幺: 7
+    ("", "W1 W2 W3 T7 T8 T9 B1 B1 B1 F4 F4 F4 W9", "W9", "seat=1 prevalent=1", 11, "全带幺 门前清 双暗刻 幺九刻x2 单钓将"),
+    ("", "W2 W3 W4 T7 T8 T9 B1 B1 B1 F4 F4 F4 W9", "W9", "seat=1 prevalent=1", 7, "门前清 双暗刻 幺九刻x2 单钓将"),
+    # 全双刻 W222 T444 B666 W888 and a pair of T6: 24 (not 碰碰和, 断幺) + 双暗刻 2 + 单钓将 1 = 27; a pair
+    # of T5: 碰碰和 6 + 双暗刻 2 + 断幺 2 + 单钓将 1 = 11
+    ("PENG W2 1, PENG T4 2", "B6 B6 B6 W8 W8 W8 T6", "T6", "", 27, "全双刻 双暗刻 单钓将"),
+    ("PENG W2 1, PENG T4 2", "B6 B6 B6 W8 W8 W8 T5", "T5", "", 11, "碰碰和 双暗刻 断幺 单钓将"),
     # --- wind pungs: 三风刻 12 + 全带幺 4 + 圈风刻 (东) 2 + 门风刻 (南) 2 + 缺一门 1 + 单钓将 1 = 22
     # (no 幺九刻 for winds that make a wind fan)
     ("PENG F1 1, PENG F2 2", "F3 F3 F3 B7 B8 B9 T1", "T1", "seat=1", 22, "三风刻 全带幺 圈风刻 门风刻 缺一门 单钓将"),
@@ -277,6 +289,7 @@ def test_mcr_rule_9_worked_hands(twin, melds, concealed, win, flags, points, exp
     ("W1 W4 W7 T2 T5 T8 B3 B6 F1 F2 F3 J1 J2", "W2"),  # 全不靠 with W2 beside W1 W4 W7
     ("W1 W4 W7 T2 T5 T8 B3 B6 F1 F2 F3 J1 J2", "T9"),  # ... with T9 beside T2 T5 T8
     ("W1 W4 W7 T2 T5 T8 B3 B6 F1 F2 F3 J1 J1", "J2"),  # ... with a pair
+    ("W1 W4 W7 T2 T5 T8 B3 B6 B9 W2 W3 W3 J1", "J1"),  # 组合龙 with W2 W3 W3 and a pair: no set
 ])
 def test_mcr_rule_8_no_winning_shape(twin, concealed, win):
     """Rule 8: a chow is three numbered tiles in a row of one suit; 十三幺 pairs one of its tiles;
@@ -358,6 +371,7 @@ def meld_message(number: int) -> str:
     (dict(request(FOUR_SETS, "J1"), melds="PENG W9 1"), "BAD_INPUT", "melds must be a list of [TYPE, TILE, OFFER]"),
     ({"concealed": "W1 W2", "win_tile": "W3"}, "BAD_INPUT", "concealed must be a list of tiles"),
     (request(FOUR_SETS + " J2 J2 J2 J3 J3", "J1"), "BAD_INPUT", COUNT_MESSAGE),  # 15 concealed
+    (request(FOUR_SETS + " J2 J2 J2 J3", "J1"), "BAD_INPUT", COUNT_MESSAGE),  # 14 concealed
     (request("J1", "J1", PENG_W9 * 5), "BAD_INPUT", COUNT_MESSAGE),
     (request(FOUR_SETS, "J1", PENG_W9 + [("PENG", "W8")]), "BAD_INPUT", meld_message(2)),
     (request(FOUR_SETS, "J1", PENG_W9 + ["PENG W8 1"]), "BAD_INPUT", meld_message(2)),
@@ -455,11 +469,10 @@ def test_mcr_rule_12_evaluate_refuses_numbers_out_of_range(twin, fields, status,
 def test_mcr_rule_12_the_largest_numbers_and_false_flags_are_accepted(twin, fields):
     """Winds 0..3 and flowers 0..8 include their ends; 0 and false are the same flag."""
     req = request("W2 W3 W4 T5 T6 T7 B1 B1 B1 F4", "F4", PENG_W9, **fields)
-    points = fields.get("flowers", 0)
     # north seat in a north round (3, 3): the F4 pair is no pung; still 3 points without flowers
     assert twin.answer(req) == {"error": "UNDER_8", "message": "3 points (flowers not counted); a win needs at least 8"}
     assert twin.evaluate([(2, W + 9, 1)], ids("W2 W3 W4 T5 T6 T7 B1 B1 B1 F4"), F + 4, False, False, False, False,
-                         fields.get("seat_wind", 0), fields.get("prevalent_wind", 0), points) == (
+                         fields.get("seat_wind", 0), fields.get("prevalent_wind", 0), fields.get("flowers", 0)) == (
         "OK", "", 3, ((73, 2), (79, 1)))
 
 
@@ -482,3 +495,14 @@ def test_mcr_rule_12_evaluate_refuses_a_concealed_tile_that_is_none(twin, bad):
 def test_mcr_rule_12_the_first_bad_field_is_the_reason(twin, fields, message):
     """Fields are checked in order: the flags, the winds, the flowers, then the hand (its size)."""
     assert twin.answer({**request(FOUR_SETS, "J1", PENG_W9), **fields}) == {"error": "BAD_INPUT", "message": message}
+
+
+def test_mcr_rule_12_four_melds_answered(twin):
+    """All four sets melded (rule 12's melds, each with the seat it was claimed from), won on a discard
+    of 中 in a west round, west seat: 三色三步高 W234 T345 B456 6 + 五门齐 6 + 全求人 6 (not 单钓将) +
+    幺九刻 (东) 1 = 19, and two flowers on top: 21."""
+    req = request("J1", "J1", [("CHI", "W3", 1), ("CHI", "T4", 2), ("CHI", "B5", 3), ("PENG", "F1", 1)],
+                  seat_wind=2, prevalent_wind=2, flowers=2)
+    assert twin.answer(req) == {"fans": [
+        ["Mixed Shifted Chows", "三色三步高", 6, 1], ["All Types", "五门齐", 6, 1], ["Melded Hand", "全求人", 6, 1],
+        ["Pung of Terminals or Honors", "幺九刻", 1, 1], ["Flower Tiles", "花牌", 1, 2]], "total": 21}
