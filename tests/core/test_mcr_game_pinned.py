@@ -15,7 +15,7 @@ import pytest
 
 from referee.core import mcr
 from referee.core.decisions import Window
-from referee.core.errors import InvalidAction, Reason
+from referee.core.errors import IllegalAction, InvalidAction, Reason
 from referee.core.game import PASS, Action, Combo, Event, Meld
 from referee.core.mcr_game import (CHOW, CHOW_MELD, DISCARD, KONG, KONG_MELD, MCR, NOTATION, PUNG, PUNG_MELD, TURN, WIN,
                                    Options, win_hand)
@@ -124,6 +124,10 @@ def test_mcr_rule_2_3_the_deal_goes_round_from_the_dealer_and_flowers_are_replac
         assert [set(t for t in range(144) if state.hands[s] >> t & 1) for s in range(4)] == [hands[s] for s in range(4)]
         assert [list(state.flowers[s]) for s in range(4)] == [flowers[s] for s in range(4)]
         assert (state.drawn, state.front, state.back) == (last, 53, back)
+        deals = [e for e in MCR.deal_events(state) if e.type == "DEAL"]
+        assert [(e.seat, e.values) for e in deals] == [(s, {"seat_wind": (s + 2) % 4, "dealer": 2}) for s in range(4)]
+        assert [(e.seat, e.cards) for e in MCR.deal_events(state) if e.type == "FLOWER"] == [
+            (s, tuple(flowers[s])) for s in range(4) if flowers[s]]
         seen_other_seat |= any(flowers[s] for s in (0, 1, 3))
         seen_dealer |= bool(flowers[2])
         seen_chain |= any(t >= 136 for t in state.wall[back:])
@@ -167,7 +171,8 @@ def test_mcr_rule_4_a_drawn_tile_with_id_0_counts_as_drawn():
     assert MCR.view(won, -1).public_cards == {"win_tile": (0,)}
     assert {k: MCR.view(won, 2).counters[k] for k in ("winner", "payer", "points", "total")} == \
         {"winner": 0, "payer": -1, "points": 22, "total": 22}
-    assert MCR.settle(won).points == (90, -30, -30, -30)
+    settlement = MCR.settle(won)
+    assert (settlement.points, settlement.winners, settlement.outcome) == ((90, -30, -30, -30), (0,), "self_drawn")
 
 
 def test_mcr_rule_4_a_win_names_no_tile_or_the_winning_tile():
@@ -363,6 +368,10 @@ def test_mcr_rule_5_after_a_pung_or_chow_the_state_has_no_window_tile():
     assert MCR.digest(state) == MCR.digest(claimed_state(before, 2, PUNG_MELD, (16, 17), 0, 18))
     state, _ = run(before, Action(0, DISCARD, (18,)), Action(1, CHOW, (8, 12)), Action(2, PASS), Action(3, PASS))
     assert state == claimed_state(before, 1, CHOW_MELD, (8, 12), 0, 18)
+    # rule 4: after a claim the seat only discards: no self-drawn win, no kong
+    assert {a.kind for a, _ in MCR.legal_actions(state, 1)} == {DISCARD}
+    assert MCR.check(state, Action(1, WIN)).reason == "NOT_WIN"
+    assert MCR.check(state, Action(1, KONG, (8,))).reason == Reason.WRONG_PHASE
 
 
 def test_mcr_rule_5_a_tile_won_on_a_discard_leaves_the_discarders_river():
@@ -385,6 +394,9 @@ def test_mcr_rule_5_claims_are_offered_while_one_tile_is_left():
     assert MCR.check(state, Action(1, CHOW, (8, 12))).legal and MCR.check(state, Action(2, PUNG)).legal
     state, events = run(state, Action(1, PASS), Action(2, PUNG), Action(3, PASS))
     assert types(events) == ["PASS", "PASS", "PUNG"] and state.to_act == (2,)
+    last = position([None, "W3 W4", "W5 W5", None], drawn="W5", live=0)  # no tile left: no claim but a win
+    last, _ = run(last, Action(0, DISCARD, (18,)))
+    assert [MCR.legal_actions(last, s) for s in (1, 2)] == [[(Action(1, PASS), None)], [(Action(2, PASS), None)]]
 
 
 def test_mcr_rule_5_a_pung_names_two_tiles_of_the_discards_kind_a_kong_three():
@@ -506,6 +518,9 @@ def test_mcr_rule_7_an_exhausted_wall_ends_the_hand_with_nothing_drawn():
     assert over == window._replace(phase=3, to_act=(), turn=1, tile=-1, window=Window(), drawn=-1, outcome=4,
                                    step=window.step + 3)
     assert [MCR.view(over, s).counters["drawn"] for s in range(-1, 4)] == [-1] * 5
+    settlement = MCR.settle(over)
+    assert (settlement.points, settlement.winners, settlement.outcome) == ((0, 0, 0, 0), (), "drawn")
+    assert settlement.breakdown == (("dealer", 0),)
 
 
 # --- rules 9-10: 和绝张, the last tile (three other copies face up), and the minimum ---------------------
@@ -588,6 +603,16 @@ def test_mcr_rule_11_the_breakdown_of_a_win_on_a_discard_with_flowers():
                                     ("winner", 2), ("payer", 0), ("dealer", 0))
 
 
+def test_mcr_rule_11_the_seat_that_leaves_pays_8_to_each_other_seat():
+    """ABANDON (逃跑) by seat 2 in the claim window of a hand seat 1 deals: seat 2 pays 8 to each
+    other seat; nobody wins."""
+    state = position([None] * 4, turn=1, drawn="T9", dealer=1)
+    state, _ = run(state, Action(1, DISCARD, (state.drawn,)), Action(2, "ABANDON"))
+    settlement = MCR.settle(state)
+    assert (settlement.points, settlement.winners, settlement.outcome) == ((8, 8, -24, 8), (), "abandoned")
+    assert settlement.breakdown == (("escaped_seat", 2), ("dealer", 1))
+
+
 # --- rule 12: what the calculator is told -------------------------------------------------------------
 
 def test_mcr_rule_12_the_calculator_is_told_each_meld_and_where_it_came_from():
@@ -616,10 +641,15 @@ def test_mcr_rule_13_prevalent_wind_turns_from_north_back_to_east():
     leave = [0] * 20  # every hand abandoned at once: the carry does not depend on how a hand ends
     north = match_hands(Options(prevalent_wind=3), b"north", 5, leave)
     assert [dealt.prevalent_wind for dealt, _ in north] == [3, 3, 3, 3, 0]
+    assert [dealt.dealer for dealt, _ in north] == [0, 1, 2, 3, 0]  # the deal passes to the next seat
     assert MCR.view(north[4][0], -1).counters["prevalent_wind"] == 0
     long = match_hands(Options(hands=20), b"twenty", 20, leave)
     assert [dealt.prevalent_wind for dealt, _ in long] == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4 + [0] * 4
     assert all(MCR.settle(finished).outcome == "abandoned" for _, finished in long)
+    assert [MCR.match_over(finished) for _, finished in long[17:]] == [False, False, True]
+    with pytest.raises(IllegalAction) as error:
+        MCR.next_round(long[19][1])
+    assert error.value.reason == Reason.MATCH_OVER
 
 
 # --- views and state tokens ---------------------------------------------------------------------------
@@ -647,3 +677,32 @@ def test_mcr_a_state_token_is_a_packed_tuple():
         with pytest.raises(InvalidAction) as error:
             MCR.unpack(data)
         assert error.value.reason == Reason.STATE_TOKEN_INVALID
+
+
+def test_mcr_equal_states_pack_to_equal_bytes():
+    """``pack`` is marshal format 2, without references: two equal states pack alike whether or
+    not they share objects (here the entropy is the seed object itself, or an equal copy)."""
+    state = MCR.deal(Options(), b"shared bytes" * 3)
+    shared = state._replace(entropy=state.seed)
+    copied = state._replace(entropy=bytes(bytearray(state.seed)))
+    assert shared == copied and shared.entropy is not copied.entropy
+    assert MCR.pack(shared) == MCR.pack(copied) and MCR.digest(shared) == MCR.digest(copied)
+    assert MCR.unpack(MCR.pack(shared)) == copied
+
+
+def test_mcr_the_secret_cards_of_a_seat():
+    """A seat's secret tiles are its concealed hand and its concealed kongs (not an exposed meld,
+    whichever seat it came from); while its added kong may be robbed, that tile is shown; a
+    winner has none."""
+    melds = {1: [("pung", 0, "B7 B7 B7"), ("kong", -1, "J1 J1 J1 J1")], 0: [("pung", 1, "W5 W5 W5")]}
+    state = position([None, None, WIN_B, None], drawn="W5", melds=melds, back="B2")
+    hand1 = {t for t in range(144) if state.hands[1] >> t & 1}
+    assert set(MCR.secret_cards(state, 1)) == hand1 | {124, 125, 126, 127}
+    assert len(MCR.secret_cards(state, 1)) == len(hand1) + 4
+    hand0 = {t for t in range(144) if state.hands[0] >> t & 1}
+    assert set(MCR.secret_cards(state, 0)) == hand0 and state.drawn in hand0
+    robbable, _ = MCR.apply(state, Action(0, KONG, (state.drawn,)))
+    assert set(MCR.secret_cards(robbable, 0)) == hand0 - {state.drawn}
+    assert set(MCR.secret_cards(robbable, 1)) == hand1 | {124, 125, 126, 127}
+    won, _ = run(robbable, Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    assert MCR.secret_cards(won, 2) == () and set(MCR.secret_cards(won, 1)) == hand1 | {124, 125, 126, 127}

@@ -257,6 +257,11 @@ WORKED = [
     # 2, so no wait fan (箭刻 2)
     ("CHI T3 1", "W8 W9 B4 B5 B6 T6 T7 T8 J1 J1", "W7", "", 1, "边张"),
     ("CHI T3 1", "W1 W1 W1 W2 B4 B5 B6 J1 J1 J1", "W3", "", 2, "箭刻"),
+    # W4 W5 W5 W5 W6 won on the W5 (W456 + W555, the W5 in the chow's middle) is no 坎张 beside a
+    # lone pair, which is a second wait (T7 or 中 makes a pung, W55 the pair): 门前清 2 + 四归一 2 +
+    # 老少副 B123 B789 1 + 无字 1 (or 缺一门 1) = 6
+    ("", "W4 W5 W5 W5 W6 T7 T7 B1 B2 B3 B7 B8 B9", "W5", "", 6, "门前清 四归一 老少副 无字"),
+    ("", "W4 W5 W5 W5 W6 J1 J1 B1 B2 B3 B7 B8 B9", "W5", "", 6, "门前清 四归一 老少副 缺一门"),
     # --- every set and the pair: 全带幺 W123 T789 B111 北北北 and a pair of W9 (south seat, south
     # round): 4 + 门前清 2 + 双暗刻 2 + 幺九刻 x2 (B1, 北) + 单钓将 1 = 11; with W234 no 全带幺: 7
     ("", "W1 W2 W3 T7 T8 T9 B1 B1 B1 F4 F4 F4 W9", "W9", "seat=1 prevalent=1", 11, "全带幺 门前清 双暗刻 幺九刻x2 单钓将"),

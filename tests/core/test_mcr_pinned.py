@@ -64,3 +64,22 @@ def test_mcr_rule_12_a_hand_described_without_flags_has_the_documented_defaults(
         "melds": [], "concealed": "W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 F1 W5".split(), "win_tile": "W5",
         "self_drawn": False, "fourth_tile": False, "kong_related": False, "wall_last": False,
         "seat_wind": 0, "prevalent_wind": 0, "flowers": 0}
+
+
+def test_mcr_rule_12_melds_hands_and_results_are_values():
+    """A meld, a described hand, a fan and a result are values: equal by their fields, hashable
+    (a caller may keep them in sets or as keys), never changed in place."""
+    import dataclasses
+
+    import pytest
+
+    meld = Meld(MeldKind.PENG, ids("J1")[0], 1)
+    hand = mcr.Hand((meld,), ids("W2 W3 W4 T5 T6 T7 B8 B8 B8 F3"), ids("F3")[0])
+    result = mcr.calculate_fans(hand, minimum=0)
+    fan = result.fans[0]
+    for value, field in ((meld, "offer"), (hand, "flowers"), (fan, "count"), (result, "total")):
+        twin = dataclasses.replace(value)
+        assert twin == value and twin is not value and hash(twin) == hash(value)
+        assert len({value, twin}) == 1
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, field, 2)
