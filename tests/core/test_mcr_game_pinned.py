@@ -134,6 +134,15 @@ def test_mcr_rule_2_3_the_deal_goes_round_from_the_dealer_and_flowers_are_replac
     assert seen_other_seat and seen_dealer and seen_chain
 
 
+def test_mcr_rule_2_the_deal_events_give_each_seat_its_wind():
+    """Seat 1 deals: seat winds E S W N run from it, seat 0 is north (3)."""
+    state = MCR.deal(Options(dealer=1), b"winds of a deal")
+    deals = [e for e in MCR.deal_events(state) if e.type == "DEAL"]
+    assert [(e.seat, e.values["seat_wind"], e.values["dealer"]) for e in deals] == [
+        (0, 3, 1), (1, 0, 1), (2, 1, 1), (3, 2, 1)]
+    assert all(set(e.values) == {"seat_wind", "dealer"} for e in deals)
+
+
 def test_mcr_rule_3_h1_drawn_in_play_is_a_flower_and_so_is_its_replacement():
     """Seat 1 draws H1 (id 136, the first flower) from the front: set aside, replaced from the
     back by H2 (137), set aside too, replaced by B7 (id 96): three tiles leave the wall."""
@@ -144,6 +153,7 @@ def test_mcr_rule_3_h1_drawn_in_play_is_a_flower_and_so_is_its_replacement():
     assert events[3:] == [Event("FLOWER", 1, (136,)), Event("FLOWER", 1, (137,)),
                           Event("DRAW", 1, (96,), values={"replacement": 1, "wall": live - 3})]
     assert state.flowers[1] == (136, 137) and state.drawn == 96 and not state.after_kong
+    assert MCR.view(state, 1).counters["wall"] == live - 3 and MCR.view(state, 1).counters["drawn"] == 96
     assert not state.hands[1] >> 136
 
 
@@ -175,6 +185,13 @@ def test_mcr_rule_4_a_drawn_tile_with_id_0_counts_as_drawn():
     assert (settlement.points, settlement.winners, settlement.outcome) == ((90, -30, -30, -30), (0,), "self_drawn")
 
 
+def test_mcr_rule_4_the_seat_on_turn_sees_its_drawn_tile_id_1():
+    """The drawn W1 is id 1 (seat 1 holds id 0): seat 0's view counts it as drawn."""
+    state = position([W1_DRAWN, "W1", None, None], drawn="W1")
+    assert state.drawn == 1
+    assert [MCR.view(state, s).counters["drawn"] for s in range(-1, 4)] == [-1, 1, -1, -1, -1]
+
+
 def test_mcr_rule_4_a_win_names_no_tile_or_the_winning_tile():
     """WIN may name the winning tile (by id or kind) or none; naming another tile, or another
     copy of the kind, is refused (BAD_ACTION). Seat 0 won on W1 (id 0); seat 2 on W5 (id 16)."""
@@ -192,6 +209,7 @@ def test_mcr_rule_4_a_win_names_no_tile_or_the_winning_tile():
 
 
 def test_mcr_rule_4_a_self_drawn_win_leaves_the_rivers_alone():
+    """A self-drawn win takes no tile from a river (B9 in seat 0's, J3 in seat 3's) nor a hand."""
     state = position([W1_DRAWN, None, None, None], drawn="W1", discards={0: "B9", 3: "J3"})
     won, _ = MCR.apply(state, Action(0, WIN))
     assert won.discards == state.discards == ((104,), (), (), (132,))
@@ -230,6 +248,10 @@ def test_mcr_rule_4_a_kong_may_be_declared_after_drawing_tile_id_0():
     assert verdict.legal and (verdict.action, verdict.combo) == kong
     state, events = MCR.apply(state, Action(0, KONG, ranks=(27,)))
     assert events[0] == Event("KONG", 0, values={"concealed": 1})
+    own = MCR.view(state, 0)
+    assert own.seats[0].melds == (Meld("kong", (108, 109, 110, 111), -1),)
+    assert own.hand == tuple(t for t in range(144) if state.hands[0] >> t & 1) and 0 in own.hand
+    assert MCR.view(state, 1).seats[0].melds == (Meld("kong", (), -1),)
     assert state.melds[0] == ((KONG_MELD, -1, -1, 108, 109, 110, 111),)
     assert events[1].type == "DRAW" and events[1].values == {"replacement": 1, "wall": state.back - state.front}
 
@@ -291,6 +313,12 @@ def test_mcr_rule_5_the_claim_window_state():
                                     step=1)
     assert events == [Event("DISCARD", 0, (18,)), Event("CLAIM_WINDOW", 0, (18,), values={"seats": 14, "robbing": 0})]
     assert [MCR.view(state, s).counters["drawn"] for s in range(-1, 4)] == [-1] * 5
+    for viewer in range(-1, 4):  # the window's tile is on the table, the discarder's
+        view = MCR.view(state, viewer)
+        assert (view.phase, view.to_act, view.table_seat, view.table_cards) == ("claim", (1, 2, 3), 0, (18,))
+        assert view.public_cards == {"claim_tile": (18,)} and view.counters["turn"] == 0
+    view = MCR.view(before, 2)
+    assert (view.phase, view.table_seat, view.table_cards, view.public_cards) == ("turn", -1, (), {})
 
 
 def test_mcr_rule_5_a_pung_is_offered_as_three_tiles():
@@ -359,19 +387,21 @@ def claimed_state(before, claimer, meld_kind, own, discarder, tile):
 def test_mcr_rule_5_after_a_pung_or_chow_the_state_has_no_window_tile():
     """After a chow or pung claim the window is closed: the state (and so its token and digest)
     is the hand-built one, the window tile back to -1 as in every state on turn."""
-    before = position([None, "W3 W4", "W5 W5", None], drawn="W5", discards={0: "B9 J3"})
+    before = position([None, "W3 W4 F1 F1 F1 F1", "W5 W5", None], drawn="W5", discards={0: "B9 J3"})
     # ids: seat 1 W3 W4 = 8 12, seat 2 W5 W5 = 16 17, the drawn W5 = 18; seat 0's river B9 J3 = 104 132
     assert before.drawn == 18 and before.discards[0] == (104, 132)
     state, _ = run(before, Action(0, DISCARD, (18,)), Action(1, PASS), Action(2, PUNG), Action(3, PASS))
     assert state.discards[0] == (104, 132)
     assert state == claimed_state(before, 2, PUNG_MELD, (16, 17), 0, 18)
     assert MCR.digest(state) == MCR.digest(claimed_state(before, 2, PUNG_MELD, (16, 17), 0, 18))
+    # the pung claimed from seat 0 is face up to everybody
+    assert [MCR.view(state, s).seats[2].melds for s in (-1, 0, 1, 2, 3)] == [(Meld("pung", (16, 17, 18), 0),)] * 5
     state, _ = run(before, Action(0, DISCARD, (18,)), Action(1, CHOW, (8, 12)), Action(2, PASS), Action(3, PASS))
     assert state == claimed_state(before, 1, CHOW_MELD, (8, 12), 0, 18)
     # rule 4: after a claim the seat only discards: no self-drawn win, no kong
     assert {a.kind for a, _ in MCR.legal_actions(state, 1)} == {DISCARD}
     assert MCR.check(state, Action(1, WIN)).reason == "NOT_WIN"
-    assert MCR.check(state, Action(1, KONG, (8,))).reason == Reason.WRONG_PHASE
+    assert MCR.check(state, Action(1, KONG, ranks=(27,))).reason == Reason.WRONG_PHASE  # F1 x4 in hand
 
 
 def test_mcr_rule_5_a_tile_won_on_a_discard_leaves_the_discarders_river():
@@ -616,16 +646,17 @@ def test_mcr_rule_11_the_seat_that_leaves_pays_8_to_each_other_seat():
 # --- rule 12: what the calculator is told -------------------------------------------------------------
 
 def test_mcr_rule_12_the_calculator_is_told_each_meld_and_where_it_came_from():
-    """Seat 2's melds as ``win_hand`` describes them (mcr.Meld: a chow by its middle tile and the
+    """Seat 2's melds and winds as ``win_hand`` describes them (mcr.Meld: a chow by its middle tile and the
     claimed tile's place from the lowest, 1-3; a pung or kong by its tile and the seat it came
     from, 1 left 上家, 2 opposite, 3 right 下家, 0 concealed): a chow W3 W4 W5 claiming W4 from
     seat 1, a pung of B7 from seat 3, an exposed kong of F1 from seat 0, a concealed kong of J1."""
     melds = [("chow", 1, "W4 W3 W5"), ("pung", 3, "B7 B7 B7"), ("kong", 0, "F1 F1 F1 F1"), ("kong", -1, "J1 J1 J1 J1")]
-    state = position([None, None, "B5", None], turn=2, drawn="B5", melds={2: melds})
+    state = position([None, None, "B5", None], turn=2, drawn="B5", melds={2: melds}, dealer=1, prevalent_wind=3)
     hand = win_hand(state, 2, state.drawn, True, False)
     assert hand.melds == (mcr.Meld(mcr.MeldKind.CHI, 3, 2), mcr.Meld(mcr.MeldKind.PENG, 24, 3),
                           mcr.Meld(mcr.MeldKind.GANG, 27, 2), mcr.Meld(mcr.MeldKind.GANG, 31, 0))
-    assert (hand.concealed, hand.win_tile, hand.seat_wind) == ((22,), 22, 2)
+    # seat 2 is south (1) when seat 1 deals; the prevalent wind is the option's, north (3)
+    assert (hand.concealed, hand.win_tile, hand.seat_wind, hand.prevalent_wind) == ((22,), 22, 1, 3)
     other = position([None, None, "B5", None], turn=2, drawn="B5",
                      melds={2: [("chow", 3, "W5 W3 W4"), ("chow", 3, "T1 T2 T3"), ("pung", 1, "B7 B7 B7")]})
     assert win_hand(other, 2, other.drawn, True, False).melds[:3] == (
@@ -667,6 +698,25 @@ def test_mcr_views_a_concealed_kong_of_the_last_seat_is_face_down_to_a_spectator
     assert own[:3] == MCR.view(state, -1).seats[:3]
 
 
+def test_mcr_views_a_won_hand_shows_the_winners_tiles_only():
+    """Seat 0 wins by self-draw on W1 (W1_DRAWN): every view shows its hand (ids 0 4 .. 32, T1
+    36-38, B5 88 89); the concealed kongs of seat 2 (J1: 124-127) and seat 3 (J2: 128-131) stay
+    face down but to their own seat; a spectator holds no hand; no seat has a team (-1)."""
+    kongs = {2: [("kong", -1, "J1 J1 J1 J1")], 3: [("kong", -1, "J2 J2 J2 J2")]}
+    state = position([W1_DRAWN, None, None, None], drawn="W1", melds=kongs)
+    won, _ = MCR.apply(state, Action(0, WIN))
+    winner_hand = (0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 37, 38, 88, 89)
+    for viewer in (-1, 0, 1, 2, 3):
+        view = MCR.view(won, viewer)
+        seats = view.seats
+        assert len(seats) == 4 and seats[0].cards == {"discards": (), "flowers": (), "hand": winner_hand}
+        assert all(seat.cards == {"discards": (), "flowers": ()} for seat in seats[1:])
+        assert [seat.team for seat in seats] == [-1] * 4 and seats[0].hand_size == 14
+        assert seats[2].melds == (Meld("kong", (124, 125, 126, 127) if viewer == 2 else (), -1),)
+        assert seats[3].melds == (Meld("kong", (128, 129, 130, 131) if viewer == 3 else (), -1),)
+    assert MCR.view(won, -1).hand == () and MCR.view(won, 0).hand == winner_hand
+
+
 def test_mcr_a_state_token_is_a_packed_tuple():
     """``unpack`` takes the bytes ``pack`` wrote (a marshalled tuple) and nothing else: the same
     values marshalled as a list are refused (STATE_TOKEN_INVALID), so are too few values."""
@@ -706,3 +756,16 @@ def test_mcr_the_secret_cards_of_a_seat():
     assert set(MCR.secret_cards(robbable, 1)) == hand1 | {124, 125, 126, 127}
     won, _ = run(robbable, Action(1, PASS), Action(2, WIN), Action(3, PASS))
     assert MCR.secret_cards(won, 2) == () and set(MCR.secret_cards(won, 1)) == hand1 | {124, 125, 126, 127}
+
+
+def test_mcr_rule_12_the_calculator_is_told_the_last_tile_and_the_end_of_the_wall():
+    """``win_hand`` looks up 和绝张 when not told (the three other copies face up) and tells
+    whether the wall is empty (海底捞月 / 妙手回春): seat 2 (WIN_B) and seat 0's W5 (id 16)."""
+    def hand(discards, live):
+        state = position([None, None, WIN_B, None], drawn="W5", discards=discards, live=live)
+        state, _ = run(state, Action(0, DISCARD, (16,)))
+        return win_hand(state, 2, 16, False, False)
+
+    assert (hand({1: "W5", 3: "W5 W5"}, None).fourth_tile, hand({1: "W5", 3: "W5"}, None).fourth_tile) == (True, False)
+    assert [(hand({}, live).wall_last, hand({}, live).fourth_tile) for live in (0, 1, 2)] == [
+        (True, False), (False, False), (False, False)]

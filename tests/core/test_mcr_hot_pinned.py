@@ -184,6 +184,8 @@ WORKED = [
     ("", "W7 W7 W8 W8 W9 W9 T1 T1 T2 T2 T3 T3 T4", "T4", "", 26, "七对 缺一门 无字"),
     ("", "W9 W9 T1 T1 T2 T2 T3 T3 T4 T4 T5 T5 T6", "T6", "", 26, "七对 缺一门 无字"),
     ("", "W8 W8 W9 W9 T1 T1 T2 T2 T3 T3 T4 T4 T5", "T5", "", 26, "七对 缺一门 无字"),
+    # six pairs in a row (W2..W7) and a pair of 中 are not 连七对: 七对 24 + 混一色 6 = 30
+    ("", "W2 W2 W3 W3 W4 W4 W5 W5 W6 W6 W7 W7 J1", "J1", "", 30, "七对 混一色"),
     # 连七对 of B3..B9: 88 alone (not 清一色, 七对, 门前清, 单钓将, 无字)
     ("", "B3 B3 B4 B4 B5 B5 B6 B6 B7 B7 B8 B8 B9", "B9", "", 88, "连七对"),
     # four of a kind are two of the seven pairs: 七对 24 + 四归一 2 = 26
@@ -290,6 +292,9 @@ def test_mcr_rule_9_worked_hands(twin, melds, concealed, win, flags, points, exp
     ("F1 F2 F3 W1 W2 W3 T4 T5 T6 B7 B8 B9 J1", "J1"),  # winds in a row are no chow
     ("J1 J2 J3 W1 W2 W3 T4 T5 T6 B7 B8 B9 F1", "F1"),  # nor are the dragons
     ("F3 F4 J1 W1 W2 W3 T4 T5 T6 B7 B8 B9 F1", "F1"),
+    ("W8 W9 T1 W1 W2 W3 T4 T5 T6 B7 B8 B9 J1", "J1"),  # a chow does not run on into the next suit
+    ("B8 B9 F1 W1 W2 W3 T4 T5 T6 B1 B2 B3 J1", "J1"),  # ... nor into the honors
+    ("F1 F1 F1 W1 W2 W3 T4 T5 T6 B7 B8 B9 J1", "F1"),  # four 东 concealed are no set (and no 九莲宝灯)
     ("W1 W9 T1 T9 B1 B9 F1 F2 F3 F4 J1 J2 J3", "W5"),  # thirteen orphans with a 5 instead of a pair
     ("W1 W4 W7 T2 T5 T8 B3 B6 F1 F2 F3 J1 J2", "W2"),  # 全不靠 with W2 beside W1 W4 W7
     ("W1 W4 W7 T2 T5 T8 B3 B6 F1 F2 F3 J1 J2", "T9"),  # ... with T9 beside T2 T5 T8
@@ -511,3 +516,14 @@ def test_mcr_rule_12_four_melds_answered(twin):
     assert twin.answer(req) == {"fans": [
         ["Mixed Shifted Chows", "三色三步高", 6, 1], ["All Types", "五门齐", 6, 1], ["Melded Hand", "全求人", 6, 1],
         ["Pung of Terminals or Honors", "幺九刻", 1, 1], ["Flower Tiles", "花牌", 1, 2]], "total": 21}
+
+
+def test_mcr_rule_12_evaluate_checks_the_flowers_before_the_hand(twin):
+    """``evaluate`` refuses more than 4 melds or 14 concealed tiles first, then the flowers, then the
+    hand: 14 concealed tiles (one too many) with 9 flowers is a flowers refusal, 15 a count one."""
+    tiles = ids("W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T2 T3 T4 T5")
+    assert twin.evaluate([], tiles, T + 6, False, False, False, False, 0, 0, 9) == (
+        "BAD_FLOWERS", "flowers is 0..8", 0, ())
+    assert twin.evaluate([], tiles + [T + 6], T + 6, False, False, False, False, 0, 0, 9) == (
+        "BAD_COUNT", COUNT_MESSAGE, 0, ())
+    assert twin.evaluate([], tiles, T + 6, False, False, False, False, 0, 0, 8) == ("BAD_COUNT", COUNT_MESSAGE, 0, ())
