@@ -83,3 +83,13 @@ def test_mcr_rule_12_melds_hands_and_results_are_values():
         assert len({value, twin}) == 1
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(value, field, 2)
+
+
+def test_mcr_rule_1_a_flower_is_never_a_tile_of_a_hand():
+    """Flowers H1-H8 are tiles of the wall only (rule 1): named in a hand's concealed tiles or as
+    its winning tile they are unknown tiles there, and the answer says which field held one."""
+    concealed = "W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 F1".split()
+    assert mcr.fan_answer({"concealed": concealed + ["H1"], "win_tile": "W5"}) == {
+        "error": "BAD_INPUT", "message": "unknown tile 'H1' in concealed"}
+    assert mcr.fan_answer({"concealed": concealed + ["W5"], "win_tile": "H1"}) == {
+        "error": "BAD_INPUT", "message": "unknown win_tile 'H1'"}
