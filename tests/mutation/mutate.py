@@ -600,7 +600,7 @@ def report(workdir: Path, fail_on_survivor: bool = False) -> int:
     keys = mutant_keys(list(items.values()), sources)
     equivalents = load_equivalents()
     rows = defaultdict(Counter)
-    survivors = []
+    survivors, wrongly_listed = [], []
     for job_id, item in items.items():
         module = str(item.mutations[0].module_path)
         result = results.get(job_id)
@@ -617,6 +617,8 @@ def report(workdir: Path, fail_on_survivor: bool = False) -> int:
             survivors.append((keys[job_id], item, result))
         elif result.test_outcome == TestOutcome.KILLED and "MUTATION ERROR" not in (result.output or ""):
             rows[module]["killed"] += 1
+            if listed(keys[job_id], equivalents):
+                wrongly_listed.append(keys[job_id])  # listed after the run began, yet a test kills it
         else:
             rows[module]["error"] += 1
             survivors.append((keys[job_id], item, result))
@@ -645,6 +647,10 @@ def report(workdir: Path, fail_on_survivor: bool = False) -> int:
     if stale and not meta["sample"] and not meta["games"]:
         print(f"\n{len(stale)} entries of {EQUIVALENT.relative_to(ROOT)}/*.txt match no mutant (code changed?):")
         print("\n".join(f"  {k}" for k in sorted(stale)))
+    if wrongly_listed:
+        print(f"\n{len(wrongly_listed)} mutants listed in {EQUIVALENT.relative_to(ROOT)}/*.txt are killed "
+              "by a test: not equivalent, drop their entries:")
+        print("\n".join(f"  {k}" for k in sorted(wrongly_listed)))
     if survivors:
         print(f"\n{len(survivors)} surviving mutants (with their diff: {(workdir / 'survivors.txt')}):")
         print("\n".join(f"  {line}" for line in lines if not line.startswith("    MUTATION")))
