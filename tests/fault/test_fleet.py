@@ -54,10 +54,29 @@ WAIT_S = 60.0
 CALLS = re.compile(r'^referee_rpc_total\{[^}]*method="/referee\.v1\.RefereeService/[^"]*"[^}]*\} (\S+)$', re.M)
 
 
+_HANDED_OUT: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A free port below the kernel's ephemeral range: the servers are restarted on the same
+    ports, and a port of that range can meanwhile become some client connection's source port
+    (a CI run once met "Address already in use" on a metrics port so)."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 0
+    for _ in range(200):
+        port = random.randrange(10000, low) if low > 11000 else 0
+        if port in _HANDED_OUT:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            _HANDED_OUT.add(s.getsockname()[1])
+            return s.getsockname()[1]
+    raise RuntimeError("no free port below the ephemeral range")
 
 
 def key_id(token: bytes) -> str:
