@@ -20,6 +20,7 @@ from referee.core.game import PASS, Action, Combo, Event, Meld
 from referee.core.mcr_game import (CHOW, CHOW_MELD, DISCARD, KONG, KONG_MELD, MCR, NOTATION, PUNG, PUNG_MELD, TURN, WIN,
                                    Options, win_hand)
 
+from test_mcr_wall import deal_from_wall
 from test_mcr_game import WIN_B, claim_table, match_hands, position, robbing_table, run, types
 
 W5 = 4  # the kind of W5: ids 16..19
@@ -90,28 +91,6 @@ def test_mcr_rule_2_a_dealt_hand_starts_with_no_window_no_winner_and_no_score():
     assert MCR.unpack(MCR.pack(state)) == state
 
 
-def deal_by_hand(wall, dealer):
-    """Rules 2-3 as the module docstring words them: 13 tiles to each seat from the dealer on,
-    a 14th to the dealer; then seat by seat from the dealer every flower is set aside (lowest
-    first) and replaced from the back of the wall, until the seat holds none. Returns the hands
-    (sets of ids), the flowers (in the order set aside), the dealer's last tile and the back."""
-    hands = {(dealer + i) % 4: set(wall[13 * i:13 * i + 13]) for i in range(4)}
-    hands[dealer].add(wall[52])
-    last, back = wall[52], 144
-    flowers = {s: [] for s in range(4)}
-    for i in range(4):
-        seat = (dealer + i) % 4
-        while any(t >= 136 for t in hands[seat]):
-            for flower in sorted(t for t in hands[seat] if t >= 136):
-                hands[seat].remove(flower)
-                flowers[seat].append(flower)
-                back -= 1
-                hands[seat].add(wall[back])
-                if seat == dealer:
-                    last = wall[back]
-    return hands, flowers, last, back
-
-
 def test_mcr_rule_2_3_the_deal_goes_round_from_the_dealer_and_flowers_are_replaced_from_the_back():
     """Dealt with dealer 2 (so seat 3 takes the second 13 tiles, seat 0 the third): each seat's
     tiles, flowers, the dealer's drawn tile and the two ends of the live wall as the rules deal
@@ -120,7 +99,7 @@ def test_mcr_rule_2_3_the_deal_goes_round_from_the_dealer_and_flowers_are_replac
     seen_other_seat = seen_chain = seen_dealer = False
     for n in range(60):
         state = MCR.deal(Options(dealer=2), b"deal order %d" % n)
-        hands, flowers, last, back = deal_by_hand(state.wall, 2)
+        hands, flowers, last, back = deal_from_wall(state.wall, 2)
         assert [set(t for t in range(144) if state.hands[s] >> t & 1) for s in range(4)] == [hands[s] for s in range(4)]
         assert [list(state.flowers[s]) for s in range(4)] == [flowers[s] for s in range(4)]
         assert (state.drawn, state.front, state.back) == (last, 53, back)

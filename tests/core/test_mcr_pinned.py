@@ -6,6 +6,10 @@ helpers. The calculator itself (core/mcr_hot.py) is pinned in test_mcr_hot_pinne
 flow (core/mcr_game.py) in test_mcr_game_pinned.py."""
 from __future__ import annotations
 
+import dataclasses
+
+import pytest
+
 from referee.core import mcr
 from referee.core.mcr import Meld, MeldKind
 
@@ -23,15 +27,14 @@ def test_mcr_rule_8_win_shape_failure_names_a_hand_without_a_shape():
     # four sets and a pair wanting only its pair tile: W5 completes it, W6 does not
     concealed = ids("W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 F1 W5")
     assert mcr.win_shape_failure((), concealed, ids("W5")[0]) == ""
-    message = mcr.win_shape_failure((), concealed, ids("W6")[0])
-    assert message and "win" in message.lower()
+    assert mcr.win_shape_failure((), concealed, ids("W6")[0]) == "the tiles do not form a winning hand"
 
 
 def test_mcr_rule_8_win_shape_failure_with_melds():
     melds = (Meld(MeldKind.PENG, ids("J1")[0], 1), Meld(MeldKind.CHI, ids("T5")[0], 2))
     concealed = ids("W2 W3 W4 B6 B6 B6 F3")
     assert mcr.win_shape_failure(melds, concealed, ids("F3")[0]) == ""
-    assert mcr.win_shape_failure(melds, concealed, ids("F4")[0]) != ""
+    assert mcr.win_shape_failure(melds, concealed, ids("F4")[0]) == "the tiles do not form a winning hand"
 
 
 # --- rule 12: the same hand for the reference calculator (the differential tests' oracle) -------
@@ -69,10 +72,6 @@ def test_mcr_rule_12_a_hand_described_without_flags_has_the_documented_defaults(
 def test_mcr_rule_12_melds_hands_and_results_are_values():
     """A meld, a described hand, a fan and a result are values: equal by their fields, hashable
     (a caller may keep them in sets or as keys), never changed in place."""
-    import dataclasses
-
-    import pytest
-
     meld = Meld(MeldKind.PENG, ids("J1")[0], 1)
     hand = mcr.Hand((meld,), ids("W2 W3 W4 T5 T6 T7 B8 B8 B8 F3"), ids("F3")[0])
     result = mcr.calculate_fans(hand, minimum=0)

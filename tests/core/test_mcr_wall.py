@@ -52,27 +52,37 @@ class DocumentedStream:
         return out
 
 
-def documented_deal(seed, entropy, dealer):
-    """(wall, dealer, hands as sets, flowers as sets, the dealer's last tile, tiles drawn from the back)."""
-    key = deal_key(seed, entropy)
-    wall = DocumentedStream(key, "wall").shuffle(range(144))
-    if dealer < 0:
-        dealer = DocumentedStream(key, "dealer").randbelow(4)
-    order = [(dealer + i) % 4 for i in range(4)]
-    hands = {seat: set(wall[13 * i:13 * i + 13]) for i, seat in enumerate(order)}
+def deal_from_wall(wall, dealer):
+    """Rules 2-3 as the module docstring words them: 13 tiles to each seat from the dealer on,
+    a 14th to the dealer; then seat by seat from the dealer every flower is set aside (lowest
+    first) and replaced from the back of the wall, until the seat holds none. Returns the hands
+    (sets of ids), the flowers (lists, in the order set aside), the dealer's last tile and the
+    back of the live wall."""
+    hands = {(dealer + i) % 4: set(wall[13 * i:13 * i + 13]) for i in range(4)}
     hands[dealer].add(wall[52])
-    last = wall[52]
-    flowers = {seat: set() for seat in range(4)}
-    back = 144
-    for seat in order:
+    last, back = wall[52], 144
+    flowers = {seat: [] for seat in range(4)}
+    for i in range(4):
+        seat = (dealer + i) % 4
         while hands[seat] & set(FLOWERS):
             for flower in sorted(hands[seat] & set(FLOWERS)):
                 hands[seat].remove(flower)
-                flowers[seat].add(flower)
+                flowers[seat].append(flower)
                 back -= 1
                 hands[seat].add(wall[back])
                 if seat == dealer:
                     last = wall[back]
+    return hands, flowers, last, back
+
+
+def documented_deal(seed, entropy, dealer):
+    """(wall, dealer, hands as sets, flowers in the order set aside, the dealer's last tile, tiles
+    drawn from the back)."""
+    key = deal_key(seed, entropy)
+    wall = DocumentedStream(key, "wall").shuffle(range(144))
+    if dealer < 0:
+        dealer = DocumentedStream(key, "dealer").randbelow(4)
+    hands, flowers, last, back = deal_from_wall(wall, dealer)
     return bytes(wall), dealer, hands, flowers, last, 144 - back
 
 
@@ -88,7 +98,7 @@ def test_mcr_wall_and_deal_follow_the_documented_algorithm(seed, entropy, option
     assert state.wall == wall
     assert state.dealer == dealer and state.to_act == (dealer,)
     assert [ids(h) for h in state.hands] == [hands[s] for s in range(4)]
-    assert [set(f) for f in state.flowers] == [flowers[s] for s in range(4)]
+    assert [list(f) for f in state.flowers] == [flowers[s] for s in range(4)]
     assert state.drawn == last
     assert (state.front, state.back) == (53, 144 - replaced)
 
