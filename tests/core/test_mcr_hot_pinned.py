@@ -280,6 +280,16 @@ WORKED = [
     # three suits and a wind but no dragon: no 五门齐; 花龙 8 + 圈风刻 2 + 门风刻 2 (东 both) + 门前清 2
     # + 单钓将 1 = 15
     ("", "W1 W2 W3 T4 T5 T6 B7 B8 B9 F1 F1 F1 T9", "T9", "", 15, "花龙 圈风刻 门风刻 门前清 单钓将"),
+    # principle 5 when the chow left beside a three-chow fan is the lowest: W789 T678 B567 make
+    # 三色三步高 6, and W123 pairs with W789 once as 老少副 1 (123 sorts before 789, so the pair is
+    # taken high-low); 门前清 2 + 平和 2 = 11 (B5 B6 B7 B5 B5 waits on B5 and B8: no wait fan)
+    ("", "W1 W2 W3 W7 W8 W9 T6 T7 T8 B5 B6 B7 B5", "B5", "", 11, "三色三步高 老少副 门前清 平和"),
+    # principle 4 on a tie: T456 T456 B456 B456 and a pair of B5 also read as seven pairs (七对 24 +
+    # 全中 24 + 四归一 2 + 缺一门 1 = 51); as sets and a pair it is 全中 24 + 全带五 16 + 门前清 2 +
+    # 平和 2 + 四归一 2 + 一般高 x2 + 喜相逢 1 + 缺一门 1 + 坎张 1 = 51 as well, and the reference
+    # calculator takes the sets reading on a tie with seven pairs
+    ("", "T4 T4 T5 T6 T6 B4 B4 B5 B5 B5 B5 B6 B6", "T5", "", 51,
+     "全中 全带五 门前清 平和 四归一 一般高x2 喜相逢 缺一门 坎张"),
 ]
 
 
