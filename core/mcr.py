@@ -106,9 +106,9 @@ def parse_tile(text: str) -> int:
     """``"W1"`` -> 0 ... ``"J3"`` -> 33, ``"H1"`` -> 34 ... ``"H8"`` -> 41.
 
     Raises:
-        InvalidAction: not a tile name (UNKNOWN_CARD).
+        InvalidAction: not a tile name (UNKNOWN_CARD), whatever its type.
     """
-    tile = TILE_IDS.get(text)
+    tile = TILE_IDS.get(text) if isinstance(text, str) else None
     if tile is None:
         raise InvalidAction(f"unknown tile {quote(text)}: tiles are W1-9 T1-9 B1-9 F1-4 J1-3 H1-8",
                             Reason.UNKNOWN_CARD)

@@ -290,6 +290,21 @@ WORKED = [
     # calculator takes the sets reading on a tie with seven pairs
     ("", "T4 T4 T5 T6 T6 B4 B4 B5 B5 B5 B5 B6 B6", "T5", "", 51,
      "全中 全带五 门前清 平和 四归一 一般高x2 喜相逢 缺一门 坎张"),
+    # principle 5 when the left-over chow is the same as one of the three: W234 T234 B234 make
+    # 三色三同顺 8, and the second T234 pairs once, best first: 一般高 with its twin, not 喜相逢 with
+    # W234 or B234 (those are 三色三同顺's); + 门前清 2 + 平和 2 + 断幺 2 + 单钓将 1 = 16
+    ("", "W2 W3 W4 T2 T3 T4 T2 T3 T4 B2 B3 B4 B8", "B8", "", 16, "三色三同顺 一般高 门前清 平和 断幺 单钓将"),
+    # 九莲宝灯 needs 111 and 999 both: W111 W234 W567 W88 + T555 (no 999) and W22 W345 W678 W999 +
+    # T555 (no 111) are 双暗刻 2 + 连六 1 + 幺九刻 1 + 门前清 2 + 缺一门 1 + 无字 1 = 8
+    ("", "W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 T5 T5 T5", "W8", "", 8, "双暗刻 连六 幺九刻 门前清 缺一门 无字"),
+    ("", "W2 W3 W4 W5 W6 W7 W8 W9 W9 W9 T5 T5 T5", "W2", "", 8, "双暗刻 连六 幺九刻 门前清 缺一门 无字"),
+    # 三色双龙会 needs the third suit's pair to be 5s: W123 W789 T123 T789 with a pair of B2 is 喜相逢
+    # x2 + 老少副 (the repeated one goes, principle 5) + 平和 2 + 门前清 2 + 单钓将 1 = 8
+    ("", "W1 W2 W3 W7 W8 W9 T1 T2 T3 T7 T8 T9 B2", "B2", "", 8, "喜相逢x2 老少副 平和 门前清 单钓将"),
+    # ... and 123 with 789 in each of the other two suits: T123 T789 B123 B123 with a pair of W5 is
+    # 一般高 (B123 x2) + 喜相逢 (T123 B123; the second goes, principle 5) + 老少副 (T123 T789) + 平和 2
+    # + 门前清 2 + 单钓将 1 = 8
+    ("", "T1 T2 T3 T7 T8 T9 B1 B2 B3 B1 B2 B3 W5", "W5", "", 8, "一般高 喜相逢 老少副 平和 门前清 单钓将"),
 ]
 
 
@@ -511,9 +526,12 @@ def test_mcr_rule_12_evaluate_refuses_a_concealed_tile_that_is_none(twin, bad):
     ({"prevalent_wind": "S", "concealed": FOUR_SETS.split()[1:]}, WIND_MESSAGE),
     ({"flowers": 9, "concealed": FOUR_SETS.split()[1:]}, "flowers is 0..8"),
     ({"self_drawn": "no", "seat_wind": 4}, FLAG_MESSAGE),
+    ({"seat_wind": 4, "concealed": FOUR_SETS.split() + ["J2", "J2", "J2", "J3"]}, WIND_MESSAGE),  # 14 tiles
 ])
 def test_mcr_rule_12_the_first_bad_field_is_the_reason(twin, fields, message):
-    """Fields are checked in order: the flags, the winds, the flowers, then the hand (its size)."""
+    """Fields are checked in order: the flags, the winds, the flowers, then the hand (its size: 14
+    concealed tiles are a wrong count found after the winds). Only a request too large for the
+    calculator's arrays, more than 4 melds or 14 concealed tiles, is refused before everything."""
     assert twin.answer({**request(FOUR_SETS, "J1", PENG_W9), **fields}) == {"error": "BAD_INPUT", "message": message}
 
 

@@ -92,3 +92,23 @@ def test_mcr_rule_1_a_flower_is_never_a_tile_of_a_hand():
         "error": "BAD_INPUT", "message": "unknown tile 'H1' in concealed"}
     assert mcr.fan_answer({"concealed": concealed + ["W5"], "win_tile": "H1"}) == {
         "error": "BAD_INPUT", "message": "unknown win_tile 'H1'"}
+
+
+@pytest.mark.parametrize("item, message", [
+    # a meld's kind that is not a name (a list cannot even be looked up) is no meld
+    ([["CHI"], "W2", 1], 'a meld is [CHI|PENG|GANG, TILE, OFFER], not "[[\'CHI\'], \'W2\', 1]"'),
+    ([2, "W9", 1], 'a meld is [CHI|PENG|GANG, TILE, OFFER], not "[2, \'W9\', 1]"'),
+    # a meld's tile that is not a name is an unknown tile, a list as much as a number
+    (["CHI", ["W2"], 1], "unknown tile \"['W2']\": tiles are W1-9 T1-9 B1-9 F1-4 J1-3 H1-8"),
+    (["PENG", 5, 1], "unknown tile '5': tiles are W1-9 T1-9 B1-9 F1-4 J1-3 H1-8"),
+])
+def test_mcr_rule_12_a_meld_of_the_wrong_types_is_refused(item, message):
+    """Rule 12: a meld is [CHI|PENG|GANG, tile name, offer]; a kind or a tile of another type is
+    refused with the reason (InvalidAction), never a TypeError, alone or in a described hand."""
+    with pytest.raises(mcr.InvalidAction) as refused:
+        Meld.parse(item)
+    assert str(refused.value) == message
+    request = {"melds": [item], "concealed": "W2 W3 W4 T5 T6 T7 B1 B1 B1 J1".split(), "win_tile": "J1"}
+    with pytest.raises(mcr.InvalidAction) as refused:
+        mcr.Hand.from_request(request)
+    assert str(refused.value) == message
