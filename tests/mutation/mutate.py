@@ -465,12 +465,17 @@ def files_running(coverage_map: dict, module: str) -> set[str]:
 
 
 def test_imports(path: Path) -> set[str]:
-    """Core modules a test file imports (through the tests' own helper modules too); the
-    service and the registry reach every game."""
+    """Core modules a test file imports (through the tests' own helper modules too), a twin it
+    loads by name (``speedups.interpreted("mcr_hot")``) included; the service and the registry
+    reach every game."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         names = []
-        if isinstance(node, ast.ImportFrom) and node.module:
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("load", "interpreted") and node.args
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            found.add(node.args[0].value)
+        elif isinstance(node, ast.ImportFrom) and node.module:
             names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
         elif isinstance(node, ast.Import):
             names = [a.name for a in node.names]

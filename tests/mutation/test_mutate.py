@@ -50,3 +50,16 @@ def test_referee_core_maps_to_a_folder_in_every_process(tmp_path):
 def test_the_sample_draws_from_triaged_games_only():
     triaged = mutate.triaged_games()
     assert triaged and set(triaged) <= set(mutate.known_games()) | {"platform"}
+
+
+def test_a_test_file_that_loads_a_twin_by_name_runs_for_its_mutants(tmp_path):
+    """The sample runs, for a mutant, the test files that import its module: a file that reaches a
+    hot module only through ``speedups.interpreted("mcr_hot")`` or ``speedups.load(...)`` counts."""
+    (tmp_path / "test_twin.py").write_text(
+        "from referee.core import speedups\n\n"
+        "def test_x():\n    assert speedups.interpreted(\"mcr_hot\").answer({}) \n"
+        "def test_y():\n    assert speedups.load(\"q783_hot\")\n")
+    (tmp_path / "test_plain.py").write_text("from referee.core import speedups\n")
+    assert {"mcr_hot", "q783_hot"} <= mutate.test_imports(tmp_path / "test_twin.py")
+    assert mutate.test_imports(tmp_path / "test_plain.py") == {"speedups"}
+    assert "tests/core/test_mcr_hot_pinned.py" in mutate.tests_by_imports("mcr_hot", mutate.ROOT)
