@@ -75,6 +75,15 @@ SKIP_OPERATOR, SKIP_EQUIVALENT, SKIP_SAMPLE, SKIP_WORKER = ("operator not run", 
 
 # --- which modules ------------------------------------------------------------------------------
 
+def loaded_by_name(node: ast.AST) -> str | None:
+    """The module a ``speedups.load("x")`` or ``speedups.interpreted("x")`` call names."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("load", "interpreted") and node.args
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        return node.args[0].value
+    return None
+
+
 def core_imports(path: Path) -> set[str]:
     """The core modules a module imports: ``from . import x``, ``from .x import``,
     ``speedups.load("x")``."""
@@ -82,10 +91,8 @@ def core_imports(path: Path) -> set[str]:
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.ImportFrom) and node.level == 1:
             found.update([node.module.split(".")[0]] if node.module else [a.name for a in node.names])
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-              and node.func.attr in ("load", "interpreted") and node.args
-              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
-            found.add(node.args[0].value)
+        elif loaded_by_name(node):
+            found.add(loaded_by_name(node))
     return {name for name in found if (CORE / f"{name}.py").exists()}
 
 
@@ -471,10 +478,8 @@ def test_imports(path: Path) -> set[str]:
     found = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         names = []
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr in ("load", "interpreted") and node.args
-                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
-            found.add(node.args[0].value)
+        if loaded_by_name(node):
+            found.add(loaded_by_name(node))
         elif isinstance(node, ast.ImportFrom) and node.module:
             names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
         elif isinstance(node, ast.Import):
