@@ -91,8 +91,8 @@ def core_imports(path: Path) -> set[str]:
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.ImportFrom) and node.level == 1:
             found.update([node.module.split(".")[0]] if node.module else [a.name for a in node.names])
-        elif loaded_by_name(node):
-            found.add(loaded_by_name(node))
+        elif twin := loaded_by_name(node):
+            found.add(twin)
     return {name for name in found if (CORE / f"{name}.py").exists()}
 
 
@@ -478,8 +478,8 @@ def test_imports(path: Path) -> set[str]:
     found = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         names = []
-        if loaded_by_name(node):
-            found.add(loaded_by_name(node))
+        if twin := loaded_by_name(node):
+            found.add(twin)
         elif isinstance(node, ast.ImportFrom) and node.module:
             names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
         elif isinstance(node, ast.Import):
