@@ -36,10 +36,9 @@ def replayed(record: dict):
     starts the next one (``next_round``); the last is replayed as recorded."""
     game = registry.get_game(record["game"])
     options = game.make_options(record["preset"])
-    match = None
-    for number, played in enumerate(record["rounds"]):
-        if number:
-            match = game.next_round(state)
+    state = None
+    for played in record["rounds"]:
+        match = None if state is None else game.next_round(state)
         state = game.deal(options, bytes.fromhex(played["seed"]), bytes.fromhex(played["entropy"]),
                           record["seats"], match)
         for seat, kind, cards, ranks, value, declared in played["actions"]:
