@@ -3,10 +3,12 @@
 - ``referee.core`` <- ``core/``, ``referee.service`` <- ``service/`` (package-dir).
 - ``referee.v1`` is generated at build time from ``protos/referee/**/*.proto`` into the build
   directory (``-I protos``, so generated imports read ``from referee.v1 import x_pb2``).
-- Every ``core/NAME_hot.py`` is also compiled by Cython, from the same source, into the extension
-  ``referee.core.NAME_hot_c`` (aiohttp pattern); the ``.py`` stays installed as the interpreted
-  twin. A missing Cython or C compiler fails the build unless ``REFEREE_PURE_PYTHON=1``.
-- ``referee/core/_build_info.py`` records the sha256 of each hot source and whether it was compiled.
+- Every game package's ``core/games/<id>/hot.py`` is also compiled by Cython, from the same source,
+  into the extension ``referee.core.games.<id>.hot_c`` (aiohttp pattern); the ``.py`` stays
+  installed as the interpreted twin. A missing Cython or C compiler fails the build unless
+  ``REFEREE_PURE_PYTHON=1``.
+- ``referee/core/_build_info.py`` records the sha256 of each hot source (by its dotted name below
+  ``referee.core``, ``games.<id>.hot``) and whether it was compiled.
 """
 import hashlib
 import os
@@ -18,9 +20,14 @@ from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 PURE = os.environ.get("REFEREE_PURE_PYTHON") == "1"
-HOT_SOURCES = sorted(Path("core").glob("*_hot.py"))
+HOT_SOURCES = sorted(Path("core").glob("games/*/hot.py"))
 PROTOS = sorted(Path("protos").glob("referee/**/*.proto"))
 CYTHON_DIRECTIVES = {"language_level": 3, "boundscheck": False, "wraparound": False, "cdivision": True}
+
+
+def dotted(source: Path) -> str:
+    """A hot source's module name below ``referee.core``: ``games.<id>.hot``."""
+    return ".".join(source.relative_to("core").with_suffix("").parts)
 
 
 def packages(root: str, folder: str) -> list[str]:
@@ -52,10 +59,10 @@ class BuildPy(build_py):
         return sorted(str(p) for p in Path(out, "referee").rglob("*_pb2*.py*"))
 
     def write_build_info(self) -> str:
-        digests = {p.stem: hashlib.sha256(p.read_bytes()).hexdigest() for p in HOT_SOURCES}
+        digests = {dotted(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in HOT_SOURCES}
         path = Path(self.build_lib) / "referee" / "core" / "_build_info.py"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text('"""Written by setup.py at build time: sha256 of each core/*_hot.py."""\n'
+        path.write_text('"""Written by setup.py at build time: sha256 of each core/games/*/hot.py."""\n'
                         f"HOT_SOURCES = {digests!r}\n"
                         f"BUILT_COMPILED = {bool(digests) and not PURE!r}\n")
         return str(path)
@@ -65,7 +72,8 @@ class BuildPy(build_py):
 
 
 class BuildHot(build_ext):
-    """Cythonize each hot source as NAME_hot_c.py (and .pxd) copied into the build temp dir."""
+    """Cythonize each hot source as hot_c.py (and its .pxd) copied into a folder of its own in the
+    build temp dir."""
 
     def run(self):
         if self.extensions:
@@ -74,10 +82,10 @@ class BuildHot(build_ext):
             except ImportError:
                 raise SystemExit("Cython is required to build the compiled core "
                                  "(or set REFEREE_PURE_PYTHON=1 for a pure-Python build)") from None
-            hot_dir = Path(self.build_temp) / "hot"
-            hot_dir.mkdir(parents=True, exist_ok=True)
             for ext in self.extensions:
                 source = Path(ext.sources[0])
+                hot_dir = Path(self.build_temp) / "hot" / ext.name
+                hot_dir.mkdir(parents=True, exist_ok=True)
                 copy = hot_dir / f"{source.stem}_c.py"
                 shutil.copyfile(source, copy)
                 pxd = source.with_suffix(".pxd")
@@ -95,7 +103,7 @@ setup(
     packages=packages("referee.core", "core") + packages("referee.service", "service"),
     package_data={"": ["*.pxd", "*.pyi", "*.json", "py.typed"]},
     ext_modules=[] if PURE else [
-        Extension(f"referee.core.{p.stem}_c", [str(p)], extra_compile_args=["-O2"]) for p in HOT_SOURCES
+        Extension(f"referee.core.{dotted(p)}_c", [str(p)], extra_compile_args=["-O2"]) for p in HOT_SOURCES
     ],
     cmdclass={"build_py": BuildPy, "build_ext": BuildHot},
 )

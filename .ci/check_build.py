@@ -1,7 +1,7 @@
 """Check that the installed `referee` is the compiled build of this tree; exit 1 if not.
 
-Run after `pip install .` (tests/test_build.py runs the same checks). Every core/*_hot.py must be
-installed as a compiled extension referee.core.NAME_hot_c, built from the bytes now in the tree.
+Run after `pip install .` (tests/test_build.py runs the same checks). Every core/games/*/hot.py must be
+installed as a compiled extension referee.core.games.ID.hot_c, built from the bytes now in the tree.
 """
 import hashlib
 import importlib
@@ -14,7 +14,10 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def tree_hot_sources(repo: Path = REPO) -> dict[str, str]:
-    return {p.stem: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted((repo / "core").glob("*_hot.py"))}
+    """Dotted name below referee.core (games.ID.hot) -> sha256 of each hot source in the tree."""
+    core = repo / "core"
+    return {".".join(p.relative_to(core).with_suffix("").parts): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(core.glob("games/*/hot.py"))}
 
 
 def problems(repo: Path = REPO) -> list[str]:
@@ -23,7 +26,7 @@ def problems(repo: Path = REPO) -> list[str]:
         return [f"referee.core is imported from the source tree ({core.__file__}), not the installed package"]
     tree = tree_hot_sources(repo)
     if not tree:
-        return [f"no core/*_hot.py in {repo}: nothing to compile"]
+        return [f"no core/games/*/hot.py in {repo}: nothing to compile"]
     try:
         from referee.core import _build_info
     except ImportError:

@@ -8,6 +8,7 @@ Text: ``3S TH QD AC 2H BJ RJ`` (``10`` is accepted for ``T``). Suitless games al
 string: ``33344455``, ``B``/``R`` for the jokers. A hand of ids is also kept as an int bitmask.
 """
 from collections.abc import Iterable
+from typing import Protocol
 
 from .errors import InvalidAction, Reason, quote
 
@@ -183,11 +184,33 @@ def rank_counts(cards: Iterable[int]) -> list[int]:
     return counts
 
 
+class CardSpace(Protocol):
+    """The card space a game's API speaks (``Game.notation``): ids ``0 .. id_count - 1``, their
+    text, and ranks (``rank_count`` rank indexes; ``rank_masks[r]`` the ids of rank r). Every game
+    declares its own: :class:`PokerNotation` of one or more decks, mahjong's tiles, 川牌's cards."""
+
+    name: str  # "poker", "mahjong" ... (GameInfo.card_space)
+    id_count: int
+    rank_count: int
+    rank_masks: tuple[int, ...]
+
+    def format_cards(self, ids: Iterable[int]) -> str:
+        """Card text of ids, in the order given."""
+
+    def parse_cards_or_ranks(self, text: str) -> tuple[tuple[int, ...], bool]:
+        """(card ids, True) for card text, (rank indexes, False) for a rank string.
+        Raises: InvalidAction (UNKNOWN_CARD, DUPLICATE_CARD)."""
+
+    def format_ranks(self, ranks: Iterable[int]) -> str:
+        """A rank string of rank indexes (round-trips with ``parse_cards_or_ranks``)."""
+
+    def ranks_of(self, ids: Iterable[int]) -> tuple[int, ...]:
+        """The rank index of each id."""
+
+
 class PokerNotation:
-    """The card space a game's API speaks: ``decks`` 54-card decks (ids ``deck * 54 + k``),
-    parsing and printing, and ranks (``rank_count`` rank indexes; ``rank_masks[r]`` the ids of
-    rank r in every deck). Games with other card spaces (mahjong tiles, 川牌) give their Game
-    another object with these attributes and methods."""
+    """The poker card space: ``decks`` 54-card decks (ids ``deck * 54 + k``), parsing and
+    printing, and ranks (``rank_masks[r]`` the ids of rank r in every deck): a :class:`CardSpace`."""
 
     name = "poker"
     rank_count = NUM_RANKS

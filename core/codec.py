@@ -280,6 +280,9 @@ class _ConstNode(_Node):
     def largest(self):
         return self.value
 
+    def upgrade(self, old, layout):
+        return None if old == () and self.value is None else old  # an empty old record: None
+
 
 class _BoolNode(_Node):
     size = 1

@@ -10,8 +10,9 @@ resolves.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+from typing import Annotated, Any, Callable, NamedTuple
 
+from .codec import Index, Seq, Slot
 from .game import Action, Event, Phase, Verdict
 
 NO_ANSWER = None
@@ -20,8 +21,8 @@ NO_ANSWER = None
 class Window(NamedTuple):
     """Seats asked (priority order) and their answers (``None`` while awaited)."""
 
-    asked: tuple[int, ...] = ()
-    answers: tuple[Any, ...] = ()
+    asked: Annotated[tuple[int, ...], Seq(Index("seats", 0), "seats")] = ()
+    answers: Annotated[tuple[Any, ...], Slot()] = ()  # each game declares its answers ("window.answers")
 
     @classmethod
     def open(cls, asked) -> Window:
@@ -57,27 +58,28 @@ class Window(NamedTuple):
 
 
 class DecisionPhase(Phase):
-    """A phase in which the seats of ``state.window`` answer at once.
-
-    The game supplies, as methods named in the constructor: ``check(state, action) -> Verdict``
-    (may this seat answer so?), ``legal(state, seat)``, ``record(verdict) -> answer`` (what is
-    kept of a legal answer) and ``resolve(state, events) -> state`` (called once the last answer
-    is in, with ``state.window`` complete). Recording an answer yields no event: answers are
-    secret until the window resolves.
+    """A phase in which the seats of ``state.window`` answer at once, configured by the game:
+    ``check(state, action) -> Verdict`` (may this seat answer so?), ``legal(state, seat)``,
+    ``record(verdict, action) -> answer`` (what is kept of a legal answer) and ``resolve(state,
+    events) -> state`` (called once the last answer is in, with ``state.window`` complete).
+    Recording an answer yields no event: answers are secret until the window resolves, and who
+    is asked is nobody else's business (``public_turn`` False: a view shows a seat whether it is
+    awaited itself, not who else is).
     """
 
     simultaneous = True
+    public_turn = False
 
-    def __init__(self, name: str, kinds, check: str, legal: str, resolve: str,
+    def __init__(self, name: str, kinds, *, check: Callable, legal: Callable, resolve: Callable,
                  record: Callable[[Verdict, Action], Any]):
         self.name, self.kinds = name, frozenset(kinds)
         self._check, self._legal, self._resolve, self._record = check, legal, resolve, record
 
     def check(self, game, state, action: Action) -> Verdict:
-        return getattr(game, self._check)(state, action)
+        return self._check(state, action)
 
     def legal(self, game, state, seat: int):
-        return getattr(game, self._legal)(state, seat)
+        return self._legal(state, seat)
 
     def opened_at(self, state) -> int:
         """The step at which the window opened (answers since then belong to it)."""
@@ -88,5 +90,5 @@ class DecisionPhase(Phase):
         state = state._replace(window=window, to_act=window.awaiting())
         events: list[Event] = []
         if window.complete():
-            state = getattr(game, self._resolve)(state, events)
+            state = self._resolve(state, events)
         return state, events

@@ -92,7 +92,9 @@ COMMON_REASONS: dict[str, tuple[type | None, str]] = {
     "DOES_NOT_BEAT": (IllegalAction, "the combination does not beat the table"),
     "MUST_LEAD": (IllegalAction, "the seat leads and may not pass"),
     "STALE_STATE": (IllegalAction, "expected_seq differs from the token's sequence number"),
-    "MATCH_OVER": (IllegalAction, "the match has played all its rounds: no next round"),
+    "MATCH_OVER": (IllegalAction, "reserved, no longer raised: the table of a match that is over goes on into "
+                                  "its next match"),
+    "SEAT_LEFT": (IllegalAction, "the seat left the round and plays no more (abandon policy out_of_play)"),
     # RESOURCE_EXHAUSTED
     "REQUEST_TOO_LARGE": (LimitExceeded, "too many actions, cards or values in one request"),
     # UNIMPLEMENTED
@@ -132,6 +134,7 @@ class Reason:
     MUST_LEAD = "MUST_LEAD"
     STALE_STATE = "STALE_STATE"
     MATCH_OVER = "MATCH_OVER"
+    SEAT_LEFT = "SEAT_LEFT"
     REQUEST_TOO_LARGE = "REQUEST_TOO_LARGE"
     UNSUPPORTED = "UNSUPPORTED"
     CREDENTIAL_REQUIRED = "CREDENTIAL_REQUIRED"

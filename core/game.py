@@ -28,15 +28,19 @@ import functools
 import hashlib
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Iterable, Mapping, NamedTuple
+from typing import Annotated, Any, ClassVar, Iterable, Mapping, NamedTuple
 
-from .cards import PokerNotation, to_mask
+from .cards import CardSpace, to_mask
+from .codec import Index, Int, Int64, Seq, Slot, StateCodec, game_context
 from .errors import IllegalAction, InvalidAction, Reason, UnknownName, Unsupported, error_for
 
 EMPTY: Mapping = MappingProxyType({})
 
 # the action kinds every game reads the same way (proto referee.v1.ActionKind)
 PASS, PLAY, ABANDON = "PASS", "PLAY", "ABANDON"
+# what ABANDON does (Game.abandon_policy): the round ends, or the seat goes out of play and the
+# round goes on (够级's 大落)
+END_ROUND, OUT_OF_PLAY = "end_round", "out_of_play"
 
 
 @functools.lru_cache(maxsize=256)
@@ -118,6 +122,33 @@ class Event(NamedTuple):
     values: Mapping[str, int] = EMPTY
 
 
+class Knowledge(NamedTuple):
+    """Who may know which cards now: ``public`` cards (a mask) every seat and spectator may know,
+    and per seat the cards it may know besides (its hand, a tribute it gave or received, a team
+    mate's hand shown to it). A card in neither is known to nobody but the table's owner (a wall,
+    a kitty not yet taken, face-down piles). Views and events show a seat only what it may know."""
+
+    public: int
+    seats: tuple[int, ...]
+
+    def allowed(self, seat: int) -> int:
+        """The cards ``seat`` may know (-1: a spectator, the public ones)."""
+        return self.public | self.seats[seat] if seat >= 0 else self.public
+
+
+def shows_only(cards, allowed: int) -> bool:
+    """Whether every card id of ``cards`` is in the mask ``allowed``."""
+    for c in cards:
+        if not allowed >> c & 1:
+            return False
+    return True
+
+
+def event_for(event: Event, allowed: int) -> Event:
+    """``event`` as a viewer who may know ``allowed`` sees it: its cards, or none of them."""
+    return event if not event.cards or shows_only(event.cards, allowed) else event._replace(cards=())
+
+
 class Meld(NamedTuple):
     """A group of cards a seat shows (a mahjong chow, pung or kong): its kind, the cards (empty
     while face down) and the seat it was claimed from (-1: none)."""
@@ -157,16 +188,17 @@ class View(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class Settlement:
     """Result of a round. ``points`` per seat; ``house`` what the house gains (escape, fees);
-    the round balances when ``sum(points) + house == 0``."""
+    the round balances when ``sum(points) + house == 0``. The game's own results beside the
+    points (Dou Dizhu's coins) are ``seat_values`` (one number per seat) and ``values`` (one
+    number), under the names it declares (``Game.seat_values``, ``Game.values``)."""
 
     points: tuple[int, ...]
     winners: tuple[int, ...]
-    outcome: str  # e.g. "landlord_won", "farmers_won", "abandoned"
-    breakdown: tuple[tuple[str, int], ...]
+    outcome: str  # one of Game.outcomes, e.g. "landlord_won", "abandoned"
+    breakdown: tuple[tuple[str, int], ...]  # names: Game.breakdown
     house: int = 0
-    coins: tuple[int, ...] = ()
-    coins_house: int = 0
-    mode: str = "points"
+    seat_values: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    values: Mapping[str, int] = field(default_factory=dict)
 
 
 def losers_pay_winners(num_seats: int, winners, unit: int = 1) -> tuple[int, ...]:
@@ -185,12 +217,15 @@ def leaver_pays(num_seats: int, leaver: int, unit: int = 1) -> tuple[int, ...]:
 
 
 class Match(NamedTuple):
-    """Where a round stands in its match: rounds dealt before it, each seat's points over them,
-    and what the game's rules carry into it (its own values, e.g. the dealer)."""
+    """Where a round stands in its match: rounds of the match dealt before it (void rounds not
+    counted), each seat's points over them, what the game's rules carry into it (the game's own
+    record, e.g. the dealer; empty in a match's first round) and how many matches the table
+    finished before this one (the next match goes on at the same table, same credentials)."""
 
-    round: int = 0
-    totals: tuple[int, ...] = ()
-    carry: tuple = ()
+    round: Annotated[int, Int(0)] = 0
+    totals: Annotated[tuple[int, ...], Seq(Int64, "seats")] = ()
+    carry: Annotated[Any, Slot(None)] = None  # a game's carry record ("match.carry"); None: a match's first round
+    number: Annotated[int, Int(0)] = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,13 +254,20 @@ def option(default, help: str, allowed: tuple = (), minimum=None, maximum=None):
 
 class Phase:
     """One phase of a game (bidding, play, a claim window ...): the action kinds it accepts and
-    their legal/check/apply. ``check`` and ``apply`` see only actions that passed the shared
-    policy (seat awaited, kind of this phase); ``apply`` returns the next state without
-    counting the step (the game does) and the events."""
+    their legal/check/apply, as the platform calls them. ``check`` and ``apply`` see only actions
+    that passed the shared policy (seat awaited, kind of this phase); ``apply`` returns the next
+    state without counting the step (the game does) and the events.
+
+    A game never subclasses it: it configures the platform's phases with its own functions
+    (:class:`Moves`, ``tricks.TrickPlay``, ``decisions.DecisionPhase``, ``asking.AskInTurn``,
+    :class:`Finished`), so two phases of one kind are configured apart. ``public_turn``: whether
+    every view shows whose decision is awaited (turn-based play), or each seat only its own (a
+    claim window's askees are nobody else's business)."""
 
     name: str = ""
     kinds: frozenset = frozenset()
     simultaneous: bool = False  # several seats answer at once (decisions.DecisionPhase)
+    public_turn: bool = True
 
     def legal(self, game: Game, state, seat: int) -> list[tuple[Action, Combo | None]]:
         return []
@@ -235,6 +277,24 @@ class Phase:
 
     def apply(self, game: Game, state, action: Action, verdict: Verdict):
         raise NotImplementedError
+
+
+class Moves(Phase):
+    """A phase of the game's own moves (boardgame.io's ``moves``): ``legal(state, seat)``,
+    ``check(state, action) -> Verdict`` and ``apply(state, action, verdict) -> (state, events)``."""
+
+    def __init__(self, name: str, kinds, *, legal, check, apply):
+        self.name, self.kinds = name, frozenset(kinds)
+        self._legal, self._check, self._apply = legal, check, apply
+
+    def legal(self, game, state, seat):
+        return self._legal(state, seat)
+
+    def check(self, game, state, action):
+        return self._check(state, action)
+
+    def apply(self, game, state, action, verdict):
+        return self._apply(state, action, verdict)
 
 
 class Finished(Phase):
@@ -251,10 +311,14 @@ class Game:
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     default_seats: ClassVar[int] = 0  # 0: min_seats
-    notation: ClassVar[Any] = PokerNotation(1)  # the card space: ids and text (cards.PokerNotation)
-    # every packed state fits in this many bytes, with the largest options and entropy: tokens
-    # are padded to it, so all tokens of a game have one length (the contract suite checks it)
-    state_bytes: ClassVar[int] = 1024
+    notation: ClassVar[CardSpace]  # the card space: ids and text (each game declares its own)
+    # the state, an immutable NamedTuple; its codec (``codec.StateCodec``) is derived from its
+    # declared fields: ``state_fields`` declares by dotted path what the annotations leave open,
+    # ``state_layouts`` the earlier versions still opened (a rolling update's tokens)
+    State: ClassVar[type]
+    state_fields: ClassVar[Mapping[str, Any]] = {}
+    state_layouts: ClassVar[Mapping[int, Any]] = {}
+    state_version: ClassVar[int] = 2
     Options: ClassVar[type]
     presets: ClassVar[Mapping[str, Any]] = {}
     phases: ClassVar[tuple[Phase, ...]]
@@ -268,8 +332,22 @@ class Game:
     seat_cards: ClassVar[Mapping[str, str]] = {}  # SeatView.cards keys
     roles: ClassVar[Mapping[str, str]] = {}  # SeatView.role values
     event_types: ClassVar[Mapping[str, EventType]] = {}
-    private_events: ClassVar[frozenset] = frozenset({"DEAL"})  # cards seen by the event's seat only
     extras: ClassVar[tuple[str, ...]] = ()  # the game's own API (a per-game proto and service)
+    # what a UI switches on, each name -> meaning (ListGames lists them; the contract suite refuses
+    # anything undeclared): Combo.kind values, Settlement.outcome values, breakdown line names, Meld
+    # kinds, Settlement.seat_values and values keys, standings keys (``standings``) and the keys a
+    # hint request's context may carry (``hint_strings``)
+    combination_kinds: ClassVar[Mapping[str, str]] = {}
+    outcomes: ClassVar[Mapping[str, str]] = {}
+    breakdown: ClassVar[Mapping[str, str]] = {}
+    meld_kinds: ClassVar[Mapping[str, str]] = {}
+    seat_values: ClassVar[Mapping[str, str]] = {}
+    values: ClassVar[Mapping[str, str]] = {}
+    standings: ClassVar[Mapping[str, str]] = {}
+    hint_context: ClassVar[Mapping[str, str]] = {}
+    # (a seat_values key, a values key) that balance: sum of the first + the second == 0
+    balances: ClassVar[tuple[tuple[str, str], ...]] = ()
+    abandon_policy: ClassVar[str] = END_ROUND  # or OUT_OF_PLAY: the leaver is out, the round goes on
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -354,27 +432,47 @@ class Game:
 
     def next_round(self, finished) -> Match:
         """The match record of the round after ``finished``: the round number, each seat's
-        points so far and the game's carry-over.
+        points so far and the game's carry-over. A void round is played again and not counted
+        (``round_counts``); once the match is over (``match_over``), or when the game voids it
+        (``voids_match``: its results cancelled), the next match starts at the same table.
 
         Raises:
-            IllegalAction: the round is not finished (GAME_NOT_FINISHED) or the match is over
-                (MATCH_OVER).
+            IllegalAction: the round is not finished (GAME_NOT_FINISHED).
         """
         if not finished.finished:
             raise IllegalAction("the round is not finished", Reason.GAME_NOT_FINISHED)
-        if self.match_over(finished):
-            raise IllegalAction(f"the match ended with round {finished.match.round + 1}", Reason.MATCH_OVER)
+        match = finished.match
+        if self.voids_match(finished) or (self.round_counts(finished) and self.match_over(finished)):
+            return Match(0, (0,) * finished.num_seats, self._new_match_carry(finished), match.number + 1)
+        if not self.round_counts(finished):
+            return Match(match.round, match.totals, self._carry(finished), match.number)
         points = self.settle(finished).points
-        totals = tuple(a + b for a, b in zip(finished.match.totals, points))
-        return Match(finished.match.round + 1, totals, self._carry(finished))
+        totals = tuple(a + b for a, b in zip(match.totals, points))
+        return Match(match.round + 1, totals, self._carry(finished), match.number)
 
     def match_over(self, state) -> bool:
         """Whether the match ends with the finished round ``state`` (a game with a round limit)."""
         return False
 
-    def _carry(self, finished) -> tuple:
-        """What the game's rules carry from ``finished`` into the next round."""
-        return ()
+    def round_counts(self, state) -> bool:
+        """Whether the finished round ``state`` counts in its match (False: a void round, played
+        again from a new deal; 够级's two revolutionaries)."""
+        return True
+
+    def voids_match(self, state) -> bool:
+        """Whether the finished round ``state`` voids its whole match (够级 ``void_ju``): the
+        match's results are cancelled and a new match begins."""
+        return False
+
+    def _carry(self, finished):
+        """What the game's rules carry from ``finished`` into the next round (its own record; None:
+        nothing)."""
+        return None
+
+    def _new_match_carry(self, finished):
+        """What the game's rules carry from a match's last round into the next match (default:
+        nothing, the next match starts as the table's first did)."""
+        return None
 
     def check(self, state, action: Action) -> Verdict:
         """Is ``action`` legal now? Never raises for a well-formed action; changes nothing."""
@@ -390,6 +488,8 @@ class Game:
         if bad is not None:
             return bad
         if kind == ABANDON:
+            if self.left(state) >> action.seat & 1:
+                return Verdict.no(Reason.SEAT_LEFT, f"seat {action.seat} left the round")
             return Verdict.ok("abandon (escape)")
         if action.seat not in state.to_act:
             return Verdict.no(Reason.NOT_YOUR_TURN,
@@ -430,8 +530,14 @@ class Game:
             nxt, events = self.phases[state.phase].apply(self, state, action, verdict)
         return nxt._replace(step=state.step + 1), events
 
+    def left(self, state) -> int:
+        """The seats that left the round and play no more (a mask; abandon policy OUT_OF_PLAY)."""
+        return 0
+
     def _abandon(self, state, seat: int):
-        """The round ends: the seat left (逃跑). Games say what it costs in their settlement."""
+        """The round ends: the seat left (逃跑). Games say what it costs in their settlement. A
+        game whose ``abandon_policy`` is OUT_OF_PLAY puts the seat out of play instead (``left``)
+        and the round goes on."""
         return (state._replace(phase=len(self.phases) - 1, to_act=(), abandoned=seat),
                 [Event("ABANDON", seat)])
 
@@ -455,14 +561,28 @@ class Game:
         for seat in seats:
             if not -1 <= seat < state.num_seats:
                 raise InvalidAction(f"no seat {seat}", Reason.BAD_SEAT)
-        return self._views(state, seats)
+        views = self._views(state, seats)
+        if state.to_act and not self.phases[state.phase].public_turn:
+            views = [v._replace(to_act=self.to_act_for(state, v.seat)) for v in views]
+        return views
 
-    def visible_to(self, event: Event) -> frozenset | None:
-        """The seats that may see ``event``'s cards; None: everybody. Others get it without
-        cards. By default the cards of a private event (a DEAL) are its own seat's."""
-        if event.type in self.private_events:
-            return frozenset((event.seat,))
-        return None
+    def to_act_for(self, state, viewer: int | None) -> tuple[int, ...]:
+        """The awaited seats as ``viewer`` may know them: the owner (None) every one; in a phase
+        whose turn is public every viewer too; else a seat itself when it is awaited, and a
+        spectator (-1) nobody."""
+        to_act = state.to_act
+        if viewer is None or not to_act or self.phases[state.phase].public_turn:
+            return to_act
+        return (viewer,) if viewer in to_act else ()
+
+    def knowledge(self, state) -> Knowledge:
+        """Who may know which cards now (see :class:`Knowledge`)."""
+        raise NotImplementedError
+
+    def secret_cards(self, state, seat: int) -> tuple[int, ...]:
+        """The cards ``seat`` may know that are not public (its hand, its face-down melds)."""
+        known = self.knowledge(state)
+        return _ids(known.seats[seat] & ~known.public)
 
     def settle(self, state) -> Settlement:
         """Settlement of a finished or abandoned round. Raises IllegalAction (GAME_NOT_FINISHED)."""
@@ -489,11 +609,6 @@ class Game:
         seed decided (a drawn first bidder or dealer, the redeals)."""
         raise NotImplementedError
 
-    def secret_cards(self, state, seat: int) -> Iterable[int]:
-        """The cards only ``seat`` may know now (its concealed hand, its face-down melds): no
-        other seat's view, no spectator's view and no event another seat sees shows them."""
-        raise NotImplementedError
-
     # --- capabilities (optional): stateless helpers -------------------------------------------
     def classify(self, cards_text: str, options) -> list[Combo]:
         """Every reading of the cards. Raises: Unsupported unless the game implements it."""
@@ -503,28 +618,53 @@ class Game:
         """Does ``a`` beat ``b``? Raises: Unsupported unless the game implements it."""
         raise Unsupported(f"{self.id} does not compare combinations", Reason.UNSUPPORTED)
 
-    def titles(self, totals: Iterable[int]) -> list[str]:
-        """Level titles (级别) of cumulative points, for games that have them; else []."""
-        return []
+    def standing(self, totals: Iterable[int]) -> Mapping[str, tuple[str, ...]]:
+        """The game's own labels of each seat's standing over cumulative points, by the names
+        of ``standings`` (Dou Dizhu's level titles 级别); none by default."""
+        return EMPTY
 
-    def hint_strings(self, hand_text: str, table_text: str, options, table_kind: str = "") -> list[str]:
-        """The legal plays of a hand on a table as the game's canonical text (``referee legal``).
-        Raises: Unsupported unless the game implements it."""
+    def hint_strings(self, hand_text: str, table_text: str, options, context: Mapping[str, str] = EMPTY) -> list[str]:
+        """The legal plays of a hand on a table as the game's canonical text (``referee legal``);
+        ``context`` says more of the table, by the names of ``hint_context`` (Dou Dizhu's declared
+        reading of the table). Raises: Unsupported unless the game implements it."""
         raise Unsupported(f"{self.id} has no text hints", Reason.UNSUPPORTED)
 
-    def hint_json(self, hand_text: str, table_text: str, options, table_kind: str = "") -> str:
+    def hint_json(self, hand_text: str, table_text: str, options, context: Mapping[str, str] = EMPTY) -> str:
         """``{"moves": hint_strings(...)}`` as JSON text (a game may write it faster)."""
         import json
 
-        return json.dumps({"moves": self.hint_strings(hand_text, table_text, options, table_kind)},
+        return json.dumps({"moves": self.hint_strings(hand_text, table_text, options, context)},
                           ensure_ascii=False)
 
-    # --- serialization and the rest, per game --------------------------------------------------
+    def check_context(self, context: Mapping[str, str]) -> None:
+        """Raises: InvalidAction (MALFORMED_REQUEST) for a hint context key the game does not declare."""
+        unknown = sorted(set(context) - set(self.hint_context))
+        if unknown:
+            raise InvalidAction(f"{self.id} reads no hint context {unknown[0][:40]!r} "
+                                f"(known: {', '.join(sorted(self.hint_context)) or 'none'})", Reason.MALFORMED_REQUEST)
+
+    # --- the state codec ------------------------------------------------------------------------
+    @functools.cached_property
+    def codec(self) -> StateCodec:
+        """The state's codec, compiled once from its declarations."""
+        return StateCodec(self.State, version=self.state_version, context=game_context(self),
+                          fields=self.state_fields, legacy=self.state_layouts)
+
+    @property
+    def state_bytes(self) -> int:
+        """The longest packed state the declarations allow: tokens are padded to it, so all the
+        tokens of a game have one length (computed, never sampled)."""
+        return self.codec.max_size()
+
     def pack(self, state) -> bytes:
-        raise NotImplementedError
+        """The state's payload (version byte, marshal format 2 of its values): equal states, equal bytes."""
+        return self.codec.pack(state)
 
     def unpack(self, data: bytes):
-        raise NotImplementedError
+        """Raises: InvalidAction (STATE_TOKEN_INVALID) on bytes that are no packed state."""
+        return self.codec.unpack(data)
+
+    # --- the rest, per game ----------------------------------------------------------------------
 
     def _deal(self, options, seed: bytes, entropy: bytes, seats: int, match: Match):
         raise NotImplementedError

@@ -1,24 +1,24 @@
-"""The game registry: id -> Game instance. A new game is one module and one line in ``_load``.
+"""The game registry: id -> Game instance. A new game is one package (``core/games/<id>/``, whose
+``GAME`` is the instance) and one line in ``GAME_PACKAGES``.
 
 ``register`` adds a game at run time (a test's toy game, a plug-in): the service reads the
 registry on every call, so a registered game is served at once.
 """
 from __future__ import annotations
 
+import importlib
+
 from .errors import Reason, UnknownName
 from .game import Game
 
 
-def _load() -> dict[str, Game]:
-    from .bidaxiao import BIDAXIAO
-    from .coushu import COUSHU
-    from .doudizhu import DOUDIZHU
-    from .jielong import JIELONG
-    from .mcr_game import MCR
-    from .q783 import Q783
-    from .tonghua import TONGHUA
+# the games shipped, one line each: the package core/games/<id>/ and its GAME
+GAME_PACKAGES = ("doudizhu", "mcr", "bidaxiao", "tonghua", "coushu", "jielong", "q783")
 
-    return {g.id: g for g in (DOUDIZHU, MCR, BIDAXIAO, TONGHUA, COUSHU, JIELONG, Q783)}
+
+def _load() -> dict[str, Game]:
+    games = (importlib.import_module(f"{__package__}.games.{name}").GAME for name in GAME_PACKAGES)
+    return {g.id: g for g in games}
 
 
 GAMES: dict[str, Game] = _load()

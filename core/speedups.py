@@ -1,22 +1,24 @@
 """Pick the compiled twin of a hot module (aiohttp pattern).
 
-Each ``core/NAME_hot.py`` is plain Python that the build also compiles with Cython, from the same
-source, into the extension ``referee.core.NAME_hot_c``. ``load("NAME_hot")`` returns the compiled
-module when it is installed and the interpreted one otherwise; with ``REFEREE_FORCE_PURE=1`` in
-the environment (read at import) it always returns the interpreted twin.
+Each game package's ``hot.py`` (``core/games/<id>/hot.py``) is plain Python that the build also
+compiles with Cython, from the same source, into the extension ``hot_c`` beside it.
+``load("games.<id>.hot")`` returns the compiled module when it is installed and the interpreted
+one otherwise; with ``REFEREE_FORCE_PURE=1`` in the environment (read at import) it always returns
+the interpreted twin. Names are dotted paths below ``referee.core``.
 """
 import importlib
 import os
-import pkgutil
 import sys
+from pathlib import Path
 from types import ModuleType
 
 FORCE_PURE = os.environ.get("REFEREE_FORCE_PURE") == "1"
 _PACKAGE = __name__.rpartition(".")[0]
+HOT_NAME = "hot"  # a game package's hot module
 
 
 def interpreted(name: str) -> ModuleType:
-    """The plain-Python module ``name`` (e.g. ``"ddz_hot"``), whatever is installed."""
+    """The plain-Python module ``name`` (e.g. ``"games.doudizhu.hot"``), whatever is installed."""
     return importlib.import_module(f"{_PACKAGE}.{name}")
 
 
@@ -37,9 +39,9 @@ def load(name: str) -> ModuleType:
 
 
 def hot_modules() -> list[str]:
-    """Names of the hot modules installed beside this one (``*_hot``)."""
-    found = pkgutil.iter_modules(sys.modules[_PACKAGE].__path__)
-    return sorted(m.name for m in found if m.name.endswith("_hot"))
+    """Names of the hot modules installed (``games.<id>.hot``)."""
+    root = Path(sys.modules[_PACKAGE].__path__[0])
+    return sorted(f"games.{p.parent.name}.{HOT_NAME}" for p in root.glob(f"games/*/{HOT_NAME}.py"))
 
 
 def loaded() -> dict[str, bool]:

@@ -102,7 +102,8 @@ def _random_round(servicer: RefereeServicer, game: str, rng: random.Random) -> N
 
 def memory(seconds: float, rng: random.Random) -> dict:
     """Peak RSS after ``seconds`` of rounds, the fill of every lru cache, the state cache's size."""
-    from referee.core import doudizhu, mcr_game
+    from referee.core.games.doudizhu import rules as doudizhu
+    from referee.core.games.mcr import rules as mcr_game
     from referee.service import convert, servicer as sv
 
     servicer, rounds, start = RefereeServicer(Sealer(KeyRing.generate())), 0, time.monotonic()

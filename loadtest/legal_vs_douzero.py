@@ -29,7 +29,7 @@ from collections import Counter
 from pathlib import Path
 
 from referee.core import cards as cardlib
-from referee.core import doudizhu
+from referee.core.games.doudizhu import rules as doudizhu
 
 HERE = Path(__file__).resolve().parent
 hot = doudizhu.hot

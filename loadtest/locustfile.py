@@ -157,6 +157,7 @@ _TABLES: list[tuple[str, str]] = []  # (game, preset) choices, shared by the use
 _WEIGHTS: list[float] = []
 CARD_IDS: dict[str, int] = {}  # game -> size of its card space (GameInfo.card_ids), for illegal tries
 KINDS: dict[str, frozenset] = {}  # game -> its action kind names (GameInfo.action_kinds), for illegal tries
+BALANCES: dict[str, tuple] = {}  # game -> its settlement values that add up to 0 (GameInfo.balances)
 
 
 def game_mix(stub, only: str = "") -> tuple[list[tuple[str, str]], list[float]]:
@@ -170,6 +171,7 @@ def game_mix(stub, only: str = "") -> tuple[list[tuple[str, str]], list[float]]:
         for info in games:
             CARD_IDS[info.id] = info.card_ids
             KINDS[info.id] = frozenset(k.name for k in info.action_kinds)
+            BALANCES[info.id] = tuple((b.seat_values, b.values) for b in info.balances)
             presets = [""] + [p.name for p in info.presets]
             for preset in presets:
                 _TABLES.append((info.id, preset))
@@ -194,24 +196,26 @@ def check_deal(deal: pb.DealResponse) -> None:
         raise CheckFailed("deal: a credential per seat and the owner's expected")
 
 
-def check_play(reply: pb.PlayResponse, seq: int, seats) -> None:
+def check_play(reply: pb.PlayResponse, seq: int, seats, owner: bool = True) -> None:
     """An applied Play at ``seq`` (the state it was sent with, plus the steps it applied) showing
-    the views of ``seats`` (a seat its own; the owner every seat's)."""
+    the views of ``seats`` (a seat its own; the owner every seat's). The owner sees every awaited
+    seat; a seat only itself where the turn is not public (a claim window)."""
     if reply.seq != seq or reply.answer:
         raise CheckFailed(f"play: seq {reply.seq}, expected {seq}, and no sealed answer")
     if [v.seat for v in reply.views] != list(seats) or not reply.state:
         raise CheckFailed(f"play: the views of seats {list(seats)} and a token expected, "
                           f"got views of {[v.seat for v in reply.views]}")
-    if not reply.finished and not reply.to_act:
+    if owner and not reply.finished and not reply.to_act:
         raise CheckFailed("play: an unfinished round awaits nobody")
 
 
-def check_answer(reply: pb.PlayResponse, seq: int, to_act) -> None:
-    """A seat's sealed answer to a simultaneous decision: nothing of the state moves or shows."""
+def check_answer(reply: pb.PlayResponse, seq: int, seat: int) -> None:
+    """A seat's sealed answer to a simultaneous decision: nothing of the state moves or shows
+    (the seat still sees itself awaited, and nobody else)."""
     if not reply.answer or reply.state or reply.seq != seq or reply.views or reply.events:
         raise CheckFailed("play: a sealed answer alone expected (no state, views or events, the same seq)")
-    if list(reply.to_act) != list(to_act):
-        raise CheckFailed(f"play: a sealed answer changed the seats awaited to {list(reply.to_act)}")
+    if list(reply.to_act) != [seat]:
+        raise CheckFailed(f"play: a sealed answer shows the seats awaited as {list(reply.to_act)}")
 
 
 def check_score(score: pb.ScoreResponse, deal: pb.DealResponse, seats: int, game: str) -> None:
@@ -222,8 +226,10 @@ def check_score(score: pb.ScoreResponse, deal: pb.DealResponse, seats: int, game
         raise CheckFailed(f"score: {len(s.points)} points for {seats} seats")
     if sum(s.points) + s.house != 0:
         raise CheckFailed(f"score: points {list(s.points)} + house {s.house} do not add up to 0")
-    if s.coins and sum(s.coins) + s.coins_house != 0:
-        raise CheckFailed(f"score: coins {list(s.coins)} + house {s.coins_house} do not add up to 0")
+    for seat_key, house_key in BALANCES.get(game, ()):  # a game's own values that balance (Dou Dizhu's coins)
+        if seat_key in s.seat_values and sum(s.seat_values[seat_key].values) + s.values[house_key] != 0:
+            raise CheckFailed(f"score: {seat_key} {list(s.seat_values[seat_key].values)} + {house_key} "
+                              f"{s.values[house_key]} do not add up to 0")
     if list(score.cumulative_points) != list(s.points):
         raise CheckFailed("score: cumulative points differ from the round's points")
     if not hashlib.sha256(score.seed).digest() == score.commitment == deal.commitment:
@@ -270,10 +276,10 @@ class GameUser(RefereeUser):
                                        metadata=mine)
                     calls += n + 1
                     if played.answer:  # a simultaneous decision: sealed until the owner applies it
-                        check_answer(played, seq, to_act)
+                        check_answer(played, seq, seat)
                         answers.append(played.answer)
                         continue
-                    check_play(played, seq + 1, [seat])
+                    check_play(played, seq + 1, [seat], owner=False)
                     reply = played
                     break
                 if reply is None:
@@ -286,6 +292,10 @@ class GameUser(RefereeUser):
                 for view in reply.views:
                     hands[view.seat] = list(view.hand.ids)
                 state, seq, to_act, finished = reply.state, reply.seq, list(reply.to_act), reply.finished
+                if not to_act and not finished:  # who is asked in a claim window is the owner's to know
+                    to_act = list(self.call("GetView", pb.GetViewRequest(state=state, view_seat=0),
+                                            metadata=table.owner).to_act)
+                    calls += 1
             score = self.call("Score", pb.ScoreRequest(state=state), metadata=table.owner)
             check_score(score, deal, seats, game)
             self.game_event(name, started, calls + 1)

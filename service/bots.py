@@ -133,6 +133,8 @@ def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options
         for reply in replies:
             round_.plays.append(reply)
         state, seq, to_act, finished = reply.state, reply.seq, list(reply.to_act), reply.finished
+        if not to_act and not finished:  # a seat's reply shows it only itself when the turn is not public
+            to_act = list(stub.GetView(pb.GetViewRequest(state=state, view_seat=0), metadata=table.owner).to_act)
     round_.score = stub.Score(pb.ScoreRequest(state=state), metadata=table.owner)
     return round_
 

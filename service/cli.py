@@ -107,8 +107,8 @@ def cmd_demo(args) -> int:
     s = score.settlement
     print(f"settlement: {s.outcome}; points {list(s.points)}, house {s.house}, winners {list(s.winners)}")
     print("  breakdown: " + ", ".join(f"{b.name}={b.value}" for b in s.breakdown))
-    if score.titles:
-        print(f"  titles: {list(score.titles)}")
+    for name, labels in score.standings.items():
+        print(f"  {name}: {list(labels.labels)}")
     ok = hashlib.sha256(score.seed).digest() == score.commitment == deal.commitment
     print(f"seed revealed: {score.seed.hex()}")
     print(f"sha256(seed) equals the commitment published at the deal: {'yes' if ok else 'NO'}")
@@ -181,6 +181,15 @@ def _text(request: dict, key: str, required: bool = True) -> str:
     return value
 
 
+def _context(game, request: dict) -> dict:
+    """A JSON line's ``context`` object of strings, checked against the game's hint context."""
+    context = request.get("context") or {}
+    if not isinstance(context, dict) or not all(isinstance(v, str) for v in context.values()):
+        raise ValueError("'context' must be an object of strings")
+    game.check_context(context)
+    return context
+
+
 _OPTIONS: dict = {}  # (game, preset, options JSON) -> Options, for the JSON-lines commands
 
 
@@ -214,8 +223,9 @@ def _game(args):
 
 
 def cmd_legal(args) -> int:
-    """`referee legal`: {"hand", "last"[, "last_kind", "options"]} -> {"moves": [...]}, the game's
-    ``hint_strings`` (capability "hints")."""
+    """`referee legal`: {"hand", "last"[, "context", "options"]} -> {"moves": [...]}, the game's
+    ``hint_strings`` (capability "hints"); ``context`` says more of the table by the names of the
+    game's ``hint_context`` (Dou Dizhu: ``{"table_kind": "airplane_singles"}``)."""
     game = _game(args)
     if "hints" not in game.capabilities():
         print(json.dumps({"error": f"game {game.id!r} has no text hints", "reason": "UNSUPPORTED"}))
@@ -224,7 +234,7 @@ def cmd_legal(args) -> int:
 
     def answer(request):
         return hints(_text(request, "hand"), _text(request, "last", False),
-                     _options(game, args, request), _text(request, "last_kind", False))
+                     _options(game, args, request), _context(game, request))
 
     if args.jsonl:
         return _jsonl(answer)

@@ -166,11 +166,13 @@ def view(v: View, notation) -> state_pb2.View:
 
 def view_like_into(msg: state_pb2.View, v: View, like: View, like_msg: state_pb2.View, notation) -> state_pb2.View:
     """Fill the empty View ``msg`` from ``v`` as a copy of ``like_msg`` (the conversion of
-    ``like``, a view of the same state) with seat, hand and the parts where ``v`` differs
+    ``like``, a view of the same state) with seat, hand, to_act and the parts where ``v`` differs
     rewritten: games share the parts every seat sees as the same objects."""
     msg.CopyFrom(like_msg)
     msg.seat = v.seat
     msg.hand.CopyFrom(shared_card_set(tuple(v.hand), notation))
+    if v.to_act != like.to_act:  # a phase whose turn is not public: each viewer sees only itself
+        msg.to_act[:] = v.to_act
     if v.seats is not like.seats and v.seats != like.seats:
         del msg.seats[:]
         for sv in v.seats:
@@ -208,14 +210,18 @@ def settlement(s: Settlement) -> state_pb2.Settlement:
     """A core Settlement as protobuf."""
     return state_pb2.Settlement(
         points=s.points, winners=s.winners, outcome=s.outcome,
-        breakdown=[state_pb2.BreakdownLine(name=n, value=v) for n, v in s.breakdown],
-        house=s.house, coins=s.coins, coins_house=s.coins_house, mode=s.mode)
+        breakdown=[state_pb2.BreakdownLine(name=n, value=v) for n, v in s.breakdown], house=s.house,
+        seat_values={k: state_pb2.SeatNumbers(values=v) for k, v in s.seat_values.items()}, values=s.values)
 
 
-def match_info(match, points=(), over: bool = False) -> state_pb2.MatchInfo:
-    """A core Match as MatchInfo; ``points`` (a settlement's) are added to its totals."""
-    totals = [a + b for a, b in zip(match.totals, points)] if points else list(match.totals)
-    return state_pb2.MatchInfo(round=match.round, totals=totals, over=over)
+def match_info(match, points=(), over: bool = False, void_round: bool = False,
+               void_match: bool = False) -> state_pb2.MatchInfo:
+    """A core Match as MatchInfo; ``points`` (a settlement's) are added to its totals unless the
+    round is void or voids the match."""
+    counted = points and not void_round and not void_match
+    totals = [a + b for a, b in zip(match.totals, points)] if counted else list(match.totals)
+    return state_pb2.MatchInfo(round=match.round, totals=totals, over=over, number=match.number,
+                               void_round=void_round, void_match=void_match)
 
 
 def deal_record(game: Game, state) -> referee_service_pb2.DealRecord:
@@ -282,4 +288,9 @@ def game_info(game: Game) -> options_pb2.GameInfo:
         seat_cards=_names(game.seat_cards), roles=_names(game.roles),
         event_types=[options_pb2.EventTypeInfo(name=name, help=t.help, values=_names(t.values))
                      for name, t in game.event_types.items()],
-        capabilities=game.capabilities())
+        capabilities=game.capabilities(), abandon=game.abandon_policy,
+        private_turn_phases=[p.name for p in game.phases if not p.public_turn],
+        combination_kinds=_names(game.combination_kinds), outcomes=_names(game.outcomes),
+        breakdown=_names(game.breakdown), meld_kinds=_names(game.meld_kinds), seat_values=_names(game.seat_values),
+        values=_names(game.values), standings=_names(game.standings), hint_context=_names(game.hint_context),
+        balances=[options_pb2.Balance(seat_values=a, values=b) for a, b in game.balances])

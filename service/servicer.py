@@ -32,7 +32,7 @@ import grpc
 from referee.core import rng
 from referee.core.errors import (IllegalAction, InvalidAction, LimitExceeded, PermissionDenied, Reason, RefereeError,
                                  Unauthenticated, error_for)
-from referee.core.game import PASS, Action, Game
+from referee.core.game import PASS, Action, Game, event_for
 from referee.core.registry import GAMES, get_game
 from referee.v1 import referee_service_pb2 as pb
 from referee.v1 import referee_service_pb2_grpc as pb_grpc
@@ -91,20 +91,17 @@ def _views(game: Game, state, seats, into=None, test_deal: bool = False):
     return views if into is None else None
 
 
-def _events(game: Game, events, view_seat: int | None, into=None):
-    """Events as one seat sees them (-1: a spectator): an event's cards reach only the seats the
-    game lets see them (``Game.visible_to``: a DEAL its own seat); None (the owner asking for
-    every seat) gets them all. Appended to the repeated field ``into`` (returns None), or
-    returned as a list."""
-    if view_seat is not None:
-        visible_to = game.visible_to
-        events = [e if not e.cards or _sees(visible_to(e), view_seat) else e._replace(cards=())
-                  for e in events]
+def _events(game: Game, events, view_seat: int | None, states, into=None):
+    """Events as one seat sees them (-1: a spectator): an event's cards reach a seat only when
+    it may know every one of them in one of ``states`` (the state before the action and after
+    it: ``Game.knowledge``); None (the owner asking for every seat) gets them all. Appended to
+    the repeated field ``into`` (returns None), or returned as a list."""
+    if view_seat is not None and any(e.cards for e in events):
+        allowed = 0
+        for state in states:
+            allowed |= game.knowledge(state).allowed(view_seat)
+        events = [event_for(e, allowed) for e in events]
     return convert.events(events, game.notation, into)
-
-
-def _sees(seats, seat: int) -> bool:
-    return seats is None or seat in seats
 
 
 class Table(NamedTuple):
@@ -251,7 +248,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         return pb.DealResponse(state=token, state_digest=digest, seq=state.step,
                                views=_views(game, state, seats_seen, test_deal=table.test_deal),
                                to_act=state.to_act, commitment=rng.commitment(seed),
-                               events=_events(game, game.deal_events(state), view_seat),
+                               events=_events(game, game.deal_events(state), view_seat, (state,)),
                                match=convert.match_info(state.match),
                                seat_credentials=[self.credentials.make(table_id, s) for s in range(state.num_seats)],
                                owner_credential=self.credentials.make(table_id, OWNER))
@@ -305,6 +302,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         game, state = table.game, table.state
         caller = self._caller(table, context, credential)
         out = pb.PlayResponse() if out is None else out
+        before = state
         if request.answers:
             _require_owner(caller, "apply sealed answers")
             if request.HasField("action"):
@@ -323,10 +321,11 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         view_seat = _optional(request, "view_seat")
         seats = _seats_of(caller, state, view_seat)
         token, digest = self._seal(table)
-        _events(game, events, _event_seat(caller, view_seat), into=out.events)
+        viewer = _event_seat(caller, view_seat)
+        _events(game, events, viewer, (before, state), into=out.events)
         _views(game, state, seats, into=out.views, test_deal=table.test_deal)
         out.state, out.seq, out.state_digest, out.finished = token, state.step, digest, state.finished
-        out.to_act.extend(state.to_act)
+        out.to_act.extend(game.to_act_for(state, _awaited_as(caller)))
         return out
 
     def _seal_answer(self, table: Table, action: Action, out) -> pb.PlayResponse:
@@ -340,7 +339,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
                                  action.declared), 2)
         out.answer = self.sealer.seal(game.id, state.step, payload, table.table, kind=ANSWER)
         out.seq = state.step
-        out.to_act.extend(state.to_act)
+        out.to_act.extend(game.to_act_for(state, action.seat))
         return out
 
     def _answer(self, table: Table, token: bytes) -> Action:
@@ -379,9 +378,11 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         table = self._open(request.state)
         state = table.state
         caller = self._caller(table, context)
-        seats = _seats_of(caller, state, _optional(request, "view_seat"))
+        view_seat = _optional(request, "view_seat")
+        seats = _seats_of(caller, state, view_seat)
         return pb.GetViewResponse(seq=state.step, views=_views(table.game, state, seats, test_deal=table.test_deal),
-                                  to_act=state.to_act, finished=state.finished)
+                                  to_act=table.game.to_act_for(state, _awaited_as(caller)),
+                                  finished=state.finished)
 
     def JudgeBatch(self, request, context):
         items = request.items
@@ -427,8 +428,10 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
                                 Reason.MALFORMED_REQUEST)
         totals = [c + p for c, p in zip(cumulative, settlement.points)]
         out = pb.ScoreResponse(settlement=convert.settlement(settlement), commitment=rng.commitment(state.seed),
-                               titles=game.titles(totals), cumulative_points=totals,
-                               match=convert.match_info(state.match, settlement.points, game.match_over(state)))
+                               standings={k: state_pb2.SeatLabels(labels=v) for k, v in game.standing(totals).items()},
+                               cumulative_points=totals,
+                               match=convert.match_info(state.match, settlement.points, game.match_over(state),
+                                                        not game.round_counts(state), game.voids_match(state)))
         out.settlement.test_deal = table.test_deal
         if caller.owner:  # the seed reveals every card: the owner's alone, and only now (finished)
             owner_entropy, seat_entropy = rng.split_entropy(state.entropy)
@@ -453,16 +456,17 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         _check_entropy(request.client_entropy, request.seat_entropy, game.max_seats)
         state = game.deal(options, request.seed, rng.entropy(request.client_entropy, request.seat_entropy),
                           seats, match)
-        seats_seen = range(state.num_seats) if view_seat is None else (view_seat,)
-        deal = self._step(game, state, game.deal_events(state), view_seat, seats_seen)
+        seats_seen = range(state.num_seats) if view_seat is None else _seats_of(OWNER_CALLER, state, view_seat)
+        deal = self._step(game, state, state, game.deal_events(state), view_seat, seats_seen)
         size = deal.ByteSize()
         steps = []
         for index, msg in enumerate(request.actions):
+            before = state
             try:
                 state, events = game.apply(state, convert.action_in(msg, game))
             except RefereeError as error:
                 raise errors.with_metadata(error, action_index=index) from None
-            step = self._step(game, state, events, view_seat, seats_seen)
+            step = self._step(game, before, state, events, view_seat, seats_seen)
             size += step.ByteSize() + 8
             if size > ANSWER_ROOM:
                 raise LimitExceeded(f"the replay's answer passes {MAX_ANSWER_BYTES >> 20} MiB at action {index}: "
@@ -476,9 +480,9 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
             out.owner_credential = self.credentials.make(table_id, OWNER)
         return out
 
-    def _step(self, game: Game, state, events, view_seat: int | None, seats) -> pb.ReplayStep:
+    def _step(self, game: Game, before, state, events, view_seat: int | None, seats) -> pb.ReplayStep:
         return pb.ReplayStep(seq=state.step, state_digest=_digest(game, state, game.pack(state)),
-                             events=_events(game, events, view_seat), views=_views(game, state, seats),
+                             events=_events(game, events, view_seat, (before, state)), views=_views(game, state, seats),
                              to_act=state.to_act, finished=state.finished)
 
     def Classify(self, request, context):
@@ -535,6 +539,14 @@ def _event_seat(caller: Caller, view_seat: int | None) -> int | None:
     if caller.owner:
         return view_seat
     return -1 if caller.role is None or view_seat == -1 else caller.seat
+
+
+def _awaited_as(caller: Caller) -> int | None:
+    """As whom a caller sees the awaited seats (``to_act``): the owner every one (None), a seat as
+    itself, nobody known as a spectator (-1)."""
+    if caller.owner:
+        return None
+    return -1 if caller.role is None else caller.seat
 
 
 def _unpack_seed(payload: bytes) -> tuple[bytes, bytes]:

@@ -18,7 +18,7 @@ def test_interpreted_twins_run_without_cython():
     """A runtime image has no Cython: the interpreted twins must import and answer on the shim."""
     script = ("import sys; sys.modules['cython'] = None\n"
               "from referee.core import speedups\n"
-              "ddz, mcr = speedups.interpreted('ddz_hot'), speedups.interpreted('mcr_hot')\n"
+              "ddz, mcr = speedups.interpreted('games.doudizhu.hot'), speedups.interpreted('games.mcr.hot')\n"
               "assert ddz.cython.__name__.endswith('_cython_shim')\n"
               "nine_gates = 'W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9'.split()\n"
               "print(ddz.legal_rank_strings(0o4, 0, False), mcr.answer({'concealed': nine_gates, 'win_tile': 'W5'}))\n")

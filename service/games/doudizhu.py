@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import random
 
-from referee.core import cards, doudizhu, speedups
+from referee.core import cards, speedups
+from referee.core.games.doudizhu import rules as doudizhu
 
 from ..bench import per_call
 
 
 def core_ratio(seconds: float = 1.0, hands: int = 200, seed: int = 7) -> dict:
     """Legal-move generation per call, compiled vs interpreted, on random 20-card hands."""
-    compiled, pure = speedups.load("ddz_hot"), speedups.interpreted("ddz_hot")
+    compiled, pure = speedups.load("games.doudizhu.hot"), speedups.interpreted("games.doudizhu.hot")
     rnd = random.Random(seed)
     leads, responses = [], []
     for _ in range(hands):

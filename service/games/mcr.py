@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import sys
 
-from referee.core import mcr, speedups
+from referee.core import speedups
+from referee.core.games.mcr import fans as mcr
 from referee.core.errors import InvalidAction, Reason
 
 MAX_TILE_TEXT = 2000  # characters of concealed tile text in one request

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from referee.core import cards, q783, speedups
+from referee.core import cards, speedups
+from referee.core.games.q783 import rules as q783
 
 from ..bench import per_call
 
@@ -12,7 +13,7 @@ from ..bench import per_call
 def core_ratio(seconds: float = 1.0, hands: int = 200, seed: int = 7) -> dict:
     """Legal plays per call, compiled vs interpreted, on random 20-card hands of two packs'
     play cards (a free lead, and an answer to a random lead of another hand)."""
-    compiled, pure = speedups.load("q783_hot"), speedups.interpreted("q783_hot")
+    compiled, pure = speedups.load("games.q783.hot"), speedups.interpreted("games.q783.hot")
     options = q783.Options(double_q783=True, triple_bomb=True)
     rules = q783.rules_of(options)
     deck = q783.deck_of(options, False)

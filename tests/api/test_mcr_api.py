@@ -11,7 +11,7 @@ from google.protobuf import descriptor_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from referee.core import mcr
+from referee.core.games.mcr import fans as mcr
 from referee.mcr.v1 import mcr_pb2, mcr_pb2_grpc
 from referee.service import bots
 from referee.v1 import options_pb2

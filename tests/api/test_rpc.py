@@ -54,7 +54,7 @@ def test_list_games_describes_doudizhu(stub):
 
 DDZ_EVENTS = {"DEAL", "BID_TURN", "BID", "REDEAL", "LANDLORD", "PLAY", "PASS", "BOMB", "TRICK_WON", "ABANDON",
               "FINISH"}
-MCR_EVENTS = {"DEAL", "FLOWER", "DRAW", "DISCARD", "CLAIM_WINDOW", "PASS", "CHOW", "PUNG", "KONG", "WIN",
+MCR_EVENTS = {"DEAL", "FLOWER", "DRAW", "DISCARD", "CLAIM_WINDOW", "CHOW", "PUNG", "KONG", "WIN",
               "DRAWN_GAME", "ABANDON"}
 
 
@@ -397,9 +397,9 @@ def test_score_of_an_escape(stub, expect_error, landlord_leads):
     score = stub.Score(pb.ScoreRequest(state=gone.state, cumulative_points=[100, 0, 12]))
     s = score.settlement
     assert s.outcome == "abandoned" and list(s.points) == [0, 0, -9] and s.house == 9
-    assert sum(s.points) + s.house == 0 and s.mode == "points"
+    assert sum(s.points) + s.house == 0 and not s.seat_values and not s.values  # points mode: no coins
     assert list(score.cumulative_points) == [100, 0, 3]
-    assert list(score.titles) == ["貧農", "包身工", "包身工"]
+    assert list(score.standings["title"].labels) == ["貧農", "包身工", "包身工"] and not score.titles
     assert score.seed == b"api-tests" and score.commitment == hashlib.sha256(b"api-tests").digest()
     for bad in ([1], [2**63 - 1, 0, 0]):
         expect_error(stub.Score, pb.ScoreRequest(state=gone.state, cumulative_points=bad), INVALID, "MALFORMED_REQUEST")
@@ -410,7 +410,8 @@ def test_score_in_coin_mode(stub):
                                     options=ddz_options(room_coefficient=1000, room_fee=50, first_bidder=0)))
     gone = stub.Play(pb.PlayRequest(state=deal.state, action=act(1, ABANDON)))
     s = stub.Score(pb.ScoreRequest(state=gone.state)).settlement
-    assert s.mode == "coins_fixed_fee" and list(s.coins) == [0, -3050, 0] and s.coins_house == 3050
+    assert list(s.seat_values["coins"].values) == [0, -3050, 0] and dict(s.values) == {"coins_house": 3050}
+    assert not s.coins and not s.coins_house and not s.mode  # the deprecated fields stay unset
 
 
 # --- Classify and Compare ---------------------------------------------------------------------------
@@ -517,7 +518,9 @@ def test_a_match_ends_after_its_rounds(stub, expect_error):
     final = stub.Score(pb.ScoreRequest(state=last.state))
     totals = [a + b for a, b in zip(score.settlement.points, final.settlement.points)]
     assert (final.match.round, list(final.match.totals), final.match.over) == (1, totals, True)
-    expect_error(stub.Deal, pb.DealRequest(previous_state=last.state), FAILED, "MATCH_OVER")
+    nxt = stub.Deal(pb.DealRequest(previous_state=last.state))  # the table's next match
+    assert (nxt.match.round, list(nxt.match.totals), nxt.match.number) == (0, [0] * 4, 1)
+    assert list(nxt.seat_credentials) == list(deal.seat_credentials) and nxt.owner_credential == deal.owner_credential
 
 
 def test_next_round_refusals(stub, expect_error, seeded_deal):

@@ -230,6 +230,8 @@ def _round_tokens(stub, game: str, rnd: random.Random, **deal) -> tuple[list[byt
         reply = replies[-1]
         tokens.append(reply.state)
         state, to_act, finished = reply.state, list(reply.to_act), reply.finished
+        if not to_act and not finished:  # a seat's reply shows it only itself where the turn is not public
+            to_act = list(stub.GetView(pb.GetViewRequest(state=state, view_seat=0), metadata=owner).to_act)
     if stub.Score(pb.ScoreRequest(state=state)).match.over:  # the round ended its match (a Q783 bank ran out)
         return tokens, answers
     nxt = stub.Deal(pb.DealRequest(previous_state=state, seed=b"next"), metadata=owner)
@@ -314,7 +316,10 @@ def test_the_server_opens_no_token_as_another_kind(stub, expect_error):
             answer, window = reply.answer, reply.seq
             break
         state, to_act = reply.state, list(reply.to_act)
-    assert answer and len(to_act) == 3
+        if not to_act:  # a claim window: who is asked is the owner's to know
+            owner = (bearer(deal.owner_credential),)
+            to_act = list(stub.GetView(pb.GetViewRequest(state=state, view_seat=0), metadata=owner).to_act)
+    assert answer and to_act
     pass_ = actions_pb2.Action(seat=0, kind="PASS")
     for token in (commit.sealed_seed, answer):  # not states
         expect_error(stub.Play, pb.PlayRequest(state=token, action=pass_), invalid, reason)

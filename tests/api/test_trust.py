@@ -46,7 +46,7 @@ class Table:
     """A dealt table as its players hold it: the deal, each seat's metadata, the owner's."""
 
     def __init__(self, stub, game: str, **deal):
-        self.stub = stub
+        self.stub, self.game = stub, game
         self.deal = stub.Deal(pb.DealRequest(game=game, **deal))
         self.owner = (bearer(self.deal.owner_credential),)
         self.seats = [(bearer(c),) for c in self.deal.seat_credentials]
@@ -71,7 +71,13 @@ class Table:
         if reply.answer:
             reply = self.stub.Play(pb.PlayRequest(state=self.state, answers=[reply.answer]), metadata=self.owner)
         self.state, self.to_act = reply.state, list(reply.to_act)
+        if not self.to_act and not reply.finished:  # a seat sees only itself where the turn is not public
+            self.to_act = list(self.stub.GetView(pb.GetViewRequest(state=self.state, view_seat=0),
+                                                 metadata=self.owner).to_act)
         return reply
+
+    def phase(self) -> str:
+        return self.stub.GetView(pb.GetViewRequest(state=self.state, view_seat=0), metadata=self.owner).views[0].phase
 
 
 def _expect(call, request, code, reason, metadata=()):
@@ -223,9 +229,10 @@ def test_fork_and_abandon_reveals_nothing(raw_stub, game):
 # --- simultaneous decisions ------------------------------------------------------------------------
 
 def _window(table: Table, rnd: random.Random, tries: int = 2000) -> bool:
-    """Play until the table awaits a simultaneous decision (several seats in to_act)."""
+    """Play until the table awaits a simultaneous decision."""
+    simultaneous = {p.name for p in GAMES[table.game].phases if p.simultaneous}
     for _ in range(tries):
-        if len(table.to_act) > 1:
+        if table.phase() in simultaneous:
             return True
         if table.advance(rnd).finished:
             return False
@@ -234,9 +241,10 @@ def _window(table: Table, rnd: random.Random, tries: int = 2000) -> bool:
 
 @pytest.mark.parametrize("game", [g for g in GAME_IDS if any(p.simultaneous for p in GAMES[g].phases)])
 def test_claim_windows_reveal_no_claim_and_no_answer(raw_stub, game):
-    """Every other seat is asked (to_act says nothing of hands); a seat's answer comes back
-    sealed, the state unchanged; the seat cannot apply answers; the outcome appears only when
-    the owner applies every answer; an answer does not open for another table or decision."""
+    """Who is asked is the owner's to know (a seat's reply shows it only itself); a seat's answer
+    comes back sealed, the state unchanged; the seat cannot apply answers; the outcome appears
+    only when the owner applies every answer; an answer does not open for another table or
+    decision."""
     rnd = random.Random(11)
     for attempt in range(20):
         table = Table(raw_stub, game, seed=b"trust window %d" % attempt)
@@ -246,14 +254,18 @@ def test_claim_windows_reveal_no_claim_and_no_answer(raw_stub, game):
         pytest.fail("no simultaneous decision reached")
     window = raw_stub.GetView(pb.GetViewRequest(state=table.state), metadata=table.owner)
     asker = window.views[0].counters.get("turn", -1)
-    if asker >= 0:
-        assert sorted(window.to_act) == sorted(s for s in range(len(table.seats)) if s != asker)
+    assert window.to_act and asker not in window.to_act
+    for seat in range(len(table.seats)):  # each seat sees whether it is asked itself, and nothing else
+        view = raw_stub.GetView(pb.GetViewRequest(state=table.state), metadata=table.seats[seat])
+        assert list(view.to_act) == ([seat] if seat in window.to_act else [])
+        assert [list(v.to_act) for v in view.views] == [list(view.to_act)]
+    assert list(raw_stub.GetView(pb.GetViewRequest(state=table.state)).to_act) == []  # a spectator: nobody
     answers = []
     for seat in list(table.to_act):
         action = rnd.choice(table.legal(seat)).action
         reply = raw_stub.Play(pb.PlayRequest(state=table.state, action=action), metadata=table.seats[seat])
         assert reply.answer and not reply.state and not reply.events and not reply.views
-        assert list(reply.to_act) == list(table.to_act)  # nothing moved: nobody learns an answer yet
+        assert list(reply.to_act) == [seat]  # nothing moved: nobody learns an answer yet
         _expect(raw_stub.Play, pb.PlayRequest(state=table.state, answers=[reply.answer]),
                 grpc.StatusCode.PERMISSION_DENIED, "OWNER_ONLY", table.seats[seat])
         answers.append(reply.answer)

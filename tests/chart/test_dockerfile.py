@@ -106,10 +106,13 @@ def test_the_wheel_the_image_installs(tmp_path):
     with zipfile.ZipFile(wheel) as z:
         names = set(z.namelist())
         info = z.read("referee/core/_build_info.py").decode()
-    hot = {p.stem: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted((REPO / "core").glob("*_hot.py"))}
+    core = REPO / "core"
+    hot = {".".join(p.relative_to(core).with_suffix("").parts): hashlib.sha256(p.read_bytes()).hexdigest()
+           for p in sorted(core.glob("games/*/hot.py"))}
     assert hot, "the core has hot modules to compile"
     for name in hot:
-        assert any(re.fullmatch(rf"referee/core/{name}_c\..*\.so", n) for n in names), f"{name}_c missing"
+        path = name.replace(".", "/")
+        assert any(re.fullmatch(rf"referee/core/{path}_c\..*\.so", n) for n in names), f"{name}_c missing"
     assert "referee/v1/referee_service_pb2.py" in names and "referee/service/server.py" in names
     built = {}
     for node in ast.parse(info).body:

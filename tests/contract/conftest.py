@@ -1,24 +1,30 @@
-"""The games under contract: every game of the registry and the toy game of these tests, which
-is registered for the contract suite only (and removed after it)."""
+"""The games under contract: every game of the registry and the toy games of these tests, which
+are registered for the contract suite only (and removed after it)."""
 from __future__ import annotations
 
 import pytest
 from toy_highcard import HIGHCARD
+from toy_team import TEAM
 
 from referee.core import registry
 
-GAME_IDS = sorted(registry.GAMES) + [HIGHCARD.id]
+TOYS = {HIGHCARD.id: HIGHCARD, TEAM.id: TEAM}
+GAME_IDS = sorted(registry.GAMES) + list(TOYS)
 # every game with its default options, and each of its presets
 GAME_PRESETS = [(g, "") for g in GAME_IDS] + [
-    (g, p) for g in GAME_IDS for p in (registry.GAMES.get(g) or HIGHCARD).presets]
+    (g, p) for g in GAME_IDS for p in (registry.GAMES.get(g) or TOYS[g]).presets]
 
 
 @pytest.fixture(scope="package", autouse=True)
 def toy_registered():
-    """The toy game, registered as any game is: one call, no other change."""
-    registry.register(HIGHCARD)
+    """The toy games, registered as any game is: one call each, no other change. Yields the
+    first (the high-card toy), as before."""
+    for toy in TOYS.values():
+        registry.register(toy)
     yield HIGHCARD
-    registry.unregister(HIGHCARD.id)
+    for toy in TOYS.values():
+        registry.unregister(toy.id)
+
 
 
 @pytest.fixture(params=GAME_IDS)

@@ -11,7 +11,7 @@ import random
 from collections import Counter
 
 from referee.core.errors import COMMON_REASONS, IllegalAction, RefereeError
-from referee.core.game import ABANDON, Action, Game, View
+from referee.core.game import ABANDON, END_ROUND, OUT_OF_PLAY, Action, Game, View, event_for
 
 MAX_STEPS = 5000  # no round of a registered game comes near: a playout past it does not end
 
@@ -44,51 +44,66 @@ def check_pack_round_trip(game: Game, state) -> None:
     assert game.pack(again) == packed and game.digest(again) == game.digest(state)
 
 
+def _mask(ids) -> int:
+    mask = 0
+    for c in ids:
+        mask |= 1 << c
+    return mask
+
+
 def check_views(game: Game, state) -> list[View]:
-    """Views of every seat and a spectator: equal to one-by-one views, documented keys, and no
-    view shows another seat's secret cards, during the round or after it (a seat that forks a
-    copy of the token and abandons must learn nothing: only the owner sees every hand)."""
+    """Views of every seat and a spectator: equal to one-by-one views, documented keys, and each
+    shows only the cards its viewer may know (``Game.knowledge``: the public ones and the seat's
+    own), during the round and after it (a seat that forks a copy of the token and abandons must
+    learn nothing: only the owner sees every hand); ``to_act`` as the viewer may know it (a
+    phase whose turn is not public shows a seat only itself, a spectator nobody)."""
     seats = tuple(range(-1, state.num_seats))
     views = game.views(state, seats)
     assert views == [game.view(state, s) for s in seats]
     phases = {p.name for p in game.phases}
+    public_turn = game.phases[state.phase].public_turn
+    known = game.knowledge(state)
+    assert len(known.seats) == state.num_seats
     for v in views:
-        assert v.phase in phases and len(v.seats) == state.num_seats and tuple(v.to_act) == tuple(state.to_act)
+        assert v.phase in phases and len(v.seats) == state.num_seats
+        expected = state.to_act if public_turn else tuple(s for s in state.to_act if s == v.seat)
+        assert tuple(v.to_act) == tuple(expected), f"{game.id}: seat {v.seat} sees to_act {v.to_act}"
+        assert tuple(game.to_act_for(state, v.seat)) == tuple(expected)
         assert set(v.counters) <= set(game.counters), f"undocumented counters {set(v.counters) - set(game.counters)}"
         assert set(v.public_cards) <= set(game.public_cards), set(v.public_cards) - set(game.public_cards)
+        assert v.table is None or v.table.kind in game.combination_kinds, f"{game.id}: undeclared kind {v.table}"
         for sv in v.seats:
+            assert all(m.kind in game.meld_kinds for m in sv.melds), f"{game.id}: undeclared meld kind {sv.melds}"
             assert set(sv.counters) <= set(game.seat_counters), set(sv.counters) - set(game.seat_counters)
             assert set(sv.cards) <= set(game.seat_cards), set(sv.cards) - set(game.seat_cards)
             assert not sv.role or sv.role in game.roles, sv.role
         assert [sv.hand_size for sv in v.seats] == [len(game.view(state, s).hand) for s in range(state.num_seats)]
-    public = view_cards(views[0])
+        shown = _mask(view_cards(v))
+        leaked = shown & ~known.allowed(v.seat)
+        assert not leaked, (f"{game.id}: the view of seat {v.seat} shows cards it may not know "
+                            f"{[c for c in range(leaked.bit_length()) if leaked >> c & 1]}")
     for t in range(state.num_seats):
-        secret = set(game.secret_cards(state, t))
-        own = views[t + 1]
-        # the game's secret is not empty by declaration: what t sees beyond the public is in it
-        assert set(own.hand) - public <= secret, f"{game.id}: seat {t}'s hand is neither public nor secret"
-        for v in views:
-            if v.seat != t:
-                leaked = view_cards(v) & secret
-                assert not leaked, f"{game.id}: view of seat {v.seat} shows seat {t}'s secret cards {sorted(leaked)}"
+        assert _mask(views[t + 1].hand) & ~known.allowed(t) == 0, f"{game.id}: seat {t} may not know its hand"
+    assert tuple(game.to_act_for(state, None)) == tuple(state.to_act)
     return views
 
 
-def check_events(game: Game, state, events) -> None:
-    """Events are documented, and an event's cards reach no seat whose secret they are unless
-    the game lets that seat see them."""
+def check_events(game: Game, before, state, events) -> None:
+    """Events are documented, and delivered to each viewer as it may see them: an event's cards
+    reach a viewer only when it may know every one of them, before or after the action."""
+    known_after = game.knowledge(state)
+    known_before = game.knowledge(before) if before is not None else known_after
     for e in events:
         info = game.event_types.get(e.type)
         assert info is not None, f"{game.id}: undocumented event {e.type}"
         assert set(e.values) <= set(info.values), f"{e.type}: undocumented values {set(e.values) - set(info.values)}"
-        if not e.cards:
-            continue
-        seers = game.visible_to(e)
-        for t in range(state.num_seats):
-            secret = set(game.secret_cards(state, t)) & set(e.cards)
-            if secret:
-                assert seers is not None and seers <= {t}, (
-                    f"{game.id}: {e.type} shows seat {t}'s secret cards to {seers or 'everybody'}")
+        assert e.combo is None or e.combo.kind in game.combination_kinds, f"{game.id}: undeclared kind {e.combo}"
+        for viewer in range(-1, state.num_seats):
+            allowed = known_before.allowed(viewer) | known_after.allowed(viewer)
+            delivered = event_for(e, allowed)
+            assert _mask(delivered.cards) & ~allowed == 0
+            if e.cards and e.seat == viewer >= 0 and e.type == "DEAL":
+                assert delivered.cards == e.cards, f"{game.id}: seat {viewer} does not see its own deal"
 
 
 def check_legal_actions(game: Game, state) -> None:
@@ -101,8 +116,9 @@ def check_legal_actions(game: Game, state) -> None:
             continue
         assert legal, f"{game.id}: awaited seat {seat} has no legal action at step {state.step}"
         assert len({a for a, _ in legal}) == len(legal), "a legal action is listed twice"
-        for action, _ in legal:
+        for action, combo in legal:
             assert action.kind in kinds
+            assert combo is None or combo.kind in game.combination_kinds, f"{game.id}: undeclared kind {combo}"
             verdict = game.check(state, action)
             assert verdict.legal, f"{game.id}: listed {action} refused: {verdict.reason} {verdict.message}"
 
@@ -140,6 +156,28 @@ def check_refusals(game: Game, state, rnd: random.Random) -> None:
     assert game.digest(state) == before
 
 
+def check_abandon_policy(game: Game, before, state, seat: int) -> None:
+    """ABANDON does what the game declares: the round ends (END_ROUND), or the seat goes out of
+    play and may not leave twice (OUT_OF_PLAY)."""
+    if game.abandon_policy == END_ROUND:
+        assert state.finished, f"{game.id}: ABANDON did not end the round"
+        return
+    assert game.abandon_policy == OUT_OF_PLAY, game.abandon_policy
+    assert game.left(state) == game.left(before) | 1 << seat and seat not in state.to_act
+    if not state.finished:
+        assert game.check(state, Action(seat, ABANDON)).reason == "SEAT_LEFT"
+
+
+def abandon_all(game: Game, state):
+    """The round ended by ABANDONs: one (END_ROUND), or seat after seat until it ends (OUT_OF_PLAY)."""
+    for seat in range(state.num_seats):
+        if state.finished:
+            break
+        state, _ = game.apply(state, Action(seat, ABANDON))
+    assert state.finished
+    return state
+
+
 def check_packed_size(game: Game, state) -> None:
     """Every state fits the game's sealed size: all its tokens have one length."""
     size = len(game.pack(state))
@@ -151,35 +189,42 @@ def check_settlement(game: Game, state) -> None:
     n = state.num_seats
     assert len(settlement.points) == n and set(settlement.winners) <= set(range(n))
     assert sum(settlement.points) + settlement.house == 0, f"{game.id}: settlement does not balance"
-    if settlement.coins:
-        assert len(settlement.coins) == n and sum(settlement.coins) + settlement.coins_house == 0
+    assert settlement.outcome in game.outcomes, f"{game.id}: undeclared outcome {settlement.outcome}"
+    assert {name for name, _ in settlement.breakdown} <= set(game.breakdown), (
+        f"{game.id}: undeclared breakdown lines {({name for name, _ in settlement.breakdown} - set(game.breakdown))}")
+    assert set(settlement.seat_values) <= set(game.seat_values) and set(settlement.values) <= set(game.values)
+    assert all(len(v) == n for v in settlement.seat_values.values())
+    for seat_key, key in game.balances:
+        if seat_key in settlement.seat_values:
+            assert sum(settlement.seat_values[seat_key]) + settlement.values[key] == 0, f"{game.id}: {seat_key} unbalanced"
+    for name, labels in game.standing(settlement.points).items():
+        assert name in game.standings and len(labels) == n
 
 
 def check_next_round(game: Game, state) -> None:
-    """A finished round starts the next round of its match (unless the match is over)."""
-    if game.match_over(state):
-        try:
-            game.next_round(state)
-        except IllegalAction as error:
-            assert error.reason == "MATCH_OVER"
-        else:
-            raise AssertionError("next_round after the match ended")
-        return
+    """A finished round starts the next round of its match; a void round is played again, not
+    counted; the last round of a match (or one voiding it) starts the table's next match."""
     match = game.next_round(state)
-    points = game.settle(state).points
-    assert match.round == state.match.round + 1
-    assert list(match.totals) == [a + b for a, b in zip(state.match.totals, points)]
+    before = state.match
+    if game.voids_match(state) or (game.round_counts(state) and game.match_over(state)):
+        assert (match.round, match.totals, match.number) == (0, (0,) * state.num_seats, before.number + 1)
+    elif not game.round_counts(state):
+        assert (match.round, match.totals, match.number) == (before.round, before.totals, before.number)
+    else:
+        points = game.settle(state).points
+        assert (match.round, match.number) == (before.round + 1, before.number)
+        assert list(match.totals) == [a + b for a, b in zip(before.totals, points)]
     nxt = game.deal(state.options, b"next round", b"", state.num_seats, match)
     assert nxt.match == match and not nxt.finished and nxt.step == 0
 
 
-def check_step(game: Game, state, events=(), rnd: random.Random | None = None) -> None:
+def check_step(game: Game, state, events=(), rnd: random.Random | None = None, before=None) -> None:
     """Every check of one state (after ``events``): a game's own playouts with its own bots
     call this too, so the contract also runs on the states only they reach."""
     check_cards_conserved(game, state)
     check_pack_round_trip(game, state)
     check_views(game, state)
-    check_events(game, state, events)
+    check_events(game, before, state, events)
     if not state.finished:
         check_legal_actions(game, state)
         if rnd is not None:
@@ -189,7 +234,7 @@ def check_step(game: Game, state, events=(), rnd: random.Random | None = None) -
 def choose(game: Game, state, rnd: random.Random, abandon: float) -> Action:
     seat = rnd.choice(state.to_act)
     if rnd.random() < abandon:
-        return Action(rnd.randrange(state.num_seats), ABANDON)
+        return Action(rnd.choice([s for s in range(state.num_seats) if not game.left(state) >> s & 1]), ABANDON)
     return rnd.choice(game.legal_actions(state, seat))[0]
 
 
@@ -200,10 +245,10 @@ def playout(game: Game, seed: bytes, rnd: random.Random, *, options=None, seats:
     state, actions, digests of every state)."""
     state = game.deal(options or game.make_options(), seed, b"contract", seats)
     events = game.deal_events(state)
-    actions, digests = [], [game.digest(state)]
+    actions, digests, before = [], [game.digest(state)], None
     while True:
         if full:
-            check_step(game, state, events, rnd)
+            check_step(game, state, events, rnd, before)
         else:
             check_cards_conserved(game, state)
             check_pack_round_trip(game, state)
@@ -212,7 +257,11 @@ def playout(game: Game, seed: bytes, rnd: random.Random, *, options=None, seats:
             break
         assert len(actions) < MAX_STEPS, f"{game.id}: the round did not end"
         action = choose(game, state, rnd, abandon)
+        before = state
         state, events = game.apply(state, action)
+        if action.kind == ABANDON:
+            check_abandon_policy(game, before, state, action.seat)
+        assert not game.left(state) & _mask(state.to_act), f"{game.id}: a seat that left is awaited"
         actions.append(action)
         digests.append(game.digest(state))
     check_settlement(game, state)

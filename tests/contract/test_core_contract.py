@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game_contract import check_packed_size, check_settlement, choose, playout, seeded_digests
+from game_contract import abandon_all, check_packed_size, check_settlement, choose, playout, seeded_digests
 
 from referee.core import rng
 from referee.core.errors import InvalidAction, Reason
@@ -57,10 +57,10 @@ def test_unpack_refuses_bytes_pack_never_writes(game):
     state, _, _ = playout(game, b"unpack", random.Random(9), abandon=0.0, full=False)
     packed = game.pack(state)
     tries = [b"", packed[:1], packed[: len(packed) // 2], b"\xff" * 8, marshal.dumps(None), marshal.dumps(7)]
-    values = marshal.loads(packed)
-    if type(values) is tuple:  # packed with marshal, as the games here are
-        tries += [marshal.dumps(list(values)), marshal.dumps(values[:-1]), marshal.dumps(values + (0,)),
-                  marshal.dumps((None,) + values[1:])]
+    head, values = packed[:1], marshal.loads(packed[1:])  # the codec's version byte, then marshal
+    assert type(values) is tuple
+    tries += [head + marshal.dumps(list(values)), head + marshal.dumps(values[:-1]),
+              head + marshal.dumps(values + (0,)), head + marshal.dumps((None,) + values[1:])]
     for data in tries:
         with pytest.raises(InvalidAction) as refused:
             game.unpack(data)
@@ -99,8 +99,10 @@ import json, sys
 sys.path.insert(0, {here!r})
 from game_contract import seeded_digests
 from toy_highcard import HIGHCARD
+from toy_team import TEAM
 from referee.core import registry
 registry.register(HIGHCARD)
+registry.register(TEAM)
 print(json.dumps(seeded_digests(registry.get_game({game!r}), b"processes", 11)))
 """
 
@@ -138,7 +140,7 @@ def test_states_fit_the_sealed_size_with_the_largest_entropy_and_options(game):
         entropy = rng.entropy(b"o" * rng.MAX_ENTROPY_BYTES, [b"s" * rng.MAX_SEAT_ENTROPY_BYTES] * seats)
         rnd = random.Random(seats)
         for k in range(8):
-            first, _ = game.apply(game.deal(options, b"x", b"", seats), Action(0, ABANDON))
+            first = abandon_all(game, game.deal(options, b"x", b"", seats))
             match = first.match if game.match_over(first) else game.next_round(first)
             match = match._replace(round=10**6, totals=(-10**12,) * seats)
             state = game.deal(options, bytes([k]) * rng.MAX_SEED_BYTES, entropy, seats, match)

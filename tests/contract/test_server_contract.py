@@ -17,7 +17,7 @@ import grpc
 import pytest
 from google.protobuf import json_format
 
-from referee.core.game import ABANDON, Action
+from referee.core.game import ABANDON, Action, event_for
 from referee.service import convert, games, verify
 from referee.service.credentials import bearer
 from referee.service.server import Config, RefereeServer
@@ -75,11 +75,12 @@ def _refusals_keep_the_token(stub, game, token: bytes, core, seat_meta) -> None:
     _refused(stub.Play, request, seat_meta[seat], (grpc.StatusCode.INVALID_ARGUMENT,))
 
 
-def _check_events(game, got_events, events, seat: int) -> None:
+def _check_events(game, got_events, events, seat: int, before, after) -> None:
+    """The events as ``seat`` may see them: an event's cards when it may know them all, before
+    or after the action (``Game.knowledge``), else none."""
+    allowed = game.knowledge(before).allowed(seat) | game.knowledge(after).allowed(seat)
     for got, event in zip(got_events, events, strict=True):
-        seers = game.visible_to(event)
-        expected = event.cards if seers is None or seat in seers else ()
-        assert got.type == event.type and tuple(got.cards.ids) == tuple(expected)
+        assert got.type == event.type and tuple(got.cards.ids) == tuple(event_for(event, allowed).cards)
 
 
 def test_a_round_through_the_server_is_the_core_round(stub, game):
@@ -101,14 +102,18 @@ def test_a_round_through_the_server_is_the_core_round(stub, game):
         else:
             action = Action(seat, ABANDON)
         reply = stub.Play(pb.PlayRequest(state=token, action=_msg(action, game)), metadata=seat_meta[seat])
+        awaited_as = seat
         if reply.answer:  # a simultaneous decision: sealed, nothing changes until the owner applies it
             assert not reply.state and reply.seq == core.step and not reply.views and not reply.events
+            assert list(reply.to_act) == list(game.to_act_for(core, seat))
             reply = stub.Play(pb.PlayRequest(state=token, answers=[reply.answer], view_seat=seat), metadata=owner)
+            awaited_as = None  # the owner sees every awaited seat
+        before = core
         core, events = game.apply(core, action)
         assert reply.state_digest == game.digest(core) and reply.seq == core.step
         assert list(reply.views) == [_view(game, core, seat)]
-        assert list(reply.to_act) == list(core.to_act) and reply.finished == core.finished
-        _check_events(game, reply.events, events, seat)
+        assert list(reply.to_act) == list(game.to_act_for(core, awaited_as)) and reply.finished == core.finished
+        _check_events(game, reply.events, events, seat, before, core)
         token = reply.state
         lengths.add(len(token))
         actions.append(action)
@@ -129,11 +134,12 @@ def test_a_round_through_the_server_is_the_core_round(stub, game):
     replay = stub.Replay(pb.ReplayRequest(game=game.id, seed=seed, actions=[_msg(a, game) for a in actions]))
     assert replay.deal.state_digest == deal.state_digest
     assert [s.state_digest for s in replay.steps] == digests
-    if not game.match_over(core):
-        _refused(stub.Deal, pb.DealRequest(previous_state=token), seat_meta[0], (grpc.StatusCode.PERMISSION_DENIED,))
-        nxt = stub.Deal(pb.DealRequest(previous_state=token, seed=b"round 2"), metadata=owner)
-        assert nxt.match.round == 1 and list(nxt.match.totals) == list(settlement.points)
-        assert nxt.owner_credential == deal.owner_credential and list(nxt.seat_credentials) == list(deal.seat_credentials)
+    _refused(stub.Deal, pb.DealRequest(previous_state=token), seat_meta[0], (grpc.StatusCode.PERMISSION_DENIED,))
+    nxt = stub.Deal(pb.DealRequest(previous_state=token, seed=b"round 2"), metadata=owner)
+    expected = game.next_round(core)  # the next round of the match, or the table's next match
+    assert (nxt.match.round, list(nxt.match.totals), nxt.match.number) == (expected.round, list(expected.totals),
+                                                                            expected.number)
+    assert nxt.owner_credential == deal.owner_credential and list(nxt.seat_credentials) == list(deal.seat_credentials)
 
 
 def _view(game, state, seat):

@@ -10,15 +10,15 @@ pays each winner 1 point (ties share the win; all equal: nobody pays).
 """
 from __future__ import annotations
 
-import marshal
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from referee.core import cards, rng
+from referee.core.codec import Index, Mask, OneOf, Seq, Small
 from referee.core.decisions import DecisionPhase, Window
 from referee.core.errors import InvalidAction, Reason
-from referee.core.game import (ABANDON, COMMON_KINDS, PLAY, Action, Event, EventType, Finished, Game, Match,
-                               SeatView, Settlement, Verdict, View, held, option, option_values)
+from referee.core.game import (Knowledge, ABANDON, COMMON_KINDS, PLAY, Action, Event, EventType, Finished, Game, Match,
+                               SeatView, Settlement, Verdict, View, held, option)
 
 ROUNDS, FINISHED = 0, 1
 
@@ -48,21 +48,64 @@ class State(NamedTuple):
         return self.phase == FINISHED
 
 
+NOTATION = cards.PokerNotation(1)
+
+
 def _record(verdict: Verdict, action: Action) -> int:
     return action.cards[0]
+
+
+def check_card(state, action):
+    mask = held(state.hands[action.seat], action, NOTATION)
+    if type(mask) is Verdict:
+        return mask
+    if mask.bit_count() != 1:
+        return Verdict.no(Reason.BAD_ACTION, "play one card")
+    return Verdict.ok("card", action=action._replace(cards=cards.from_mask(mask), ranks=()))
+
+def card_actions(state, seat):
+    return [(Action(seat, PLAY, (c,)), None) for c in cards.from_mask(state.hands[seat])]
+
+def resolve_round(state, events):
+    played = dict(zip(state.window.asked, state.window.answers))
+    hands = list(state.hands)
+    shown = state.shown
+    for seat, card in played.items():
+        hands[seat] &= ~(1 << card)
+        shown |= 1 << card
+        events.append(Event("SHOW", seat, (card,)))
+    top = max(cards.card_rank(c) for c in played.values())
+    best = [s for s, c in played.items() if cards.card_rank(c) == top]
+    won = list(state.won)
+    if len(best) == 1:
+        won[best[0]] += 1
+    events.append(Event("ROUND", best[0] if len(best) == 1 else -1))
+    state = state._replace(hands=tuple(hands), won=tuple(won), shown=shown)
+    if not hands[0]:
+        return state._replace(phase=FINISHED, to_act=(), window=Window())
+    window = Window.open(range(state.num_seats))
+    return state._replace(window=window, to_act=window.awaiting())
 
 
 class HighCard(Game):
     id = "toy_highcard"
     name = "High card (a toy game of the tests)"
     min_seats, max_seats, default_seats = 2, 4, 3
-    state_bytes = 768
     Options = Options
     presets = {"short": Options(hand_size=1)}
-    phases = (DecisionPhase("rounds", (PLAY,), "check_card", "card_actions", "resolve", _record), Finished())
+    notation = NOTATION
+    phases = (DecisionPhase("rounds", (PLAY,), check=check_card, legal=card_actions, resolve=resolve_round,
+                            record=_record),
+              Finished())
+    State = State
+    state_fields = {"num_seats": Index(5, 2), "hands": Seq(Mask, "seats"), "won": Seq(Small, "seats"), "shown": Mask,
+                    "phase": Index(2, 0), "to_act": Seq(Index("seats", 0), "seats"), "window.answers": Seq(OneOf(None, Index("cards", 0)), "seats"),
+                    "abandoned": Index("seats"), "step": Small}
     action_kinds = (COMMON_KINDS[PLAY], COMMON_KINDS[ABANDON])
     seat_counters = {"won": "rounds the seat took"}
     public_cards = {"shown": "every card played so far"}
+    outcomes = {"won": "the seats that took most rounds", "tie": "every seat took as many", "abandoned": "a seat left"}
+    breakdown = {"top_rounds": "the most rounds a seat took"}
     event_types = {"DEAL": EventType("the seat's cards (private)"),
                    "SHOW": EventType("a card played this round, shown once all are in"),
                    "ROUND": EventType("the round's highest card takes it (seat -1: equal highest)"),
@@ -77,37 +120,6 @@ class HighCard(Game):
 
     def deal_events(self, state):
         return [Event("DEAL", s, cards.from_mask(h)) for s, h in enumerate(state.hands)]
-
-    def check_card(self, state, action):
-        mask = held(state.hands[action.seat], action, self.notation)
-        if type(mask) is Verdict:
-            return mask
-        if mask.bit_count() != 1:
-            return Verdict.no(Reason.BAD_ACTION, "play one card")
-        return Verdict.ok("card", action=action._replace(cards=cards.from_mask(mask), ranks=()))
-
-    def card_actions(self, state, seat):
-        return [(Action(seat, PLAY, (c,)), None) for c in cards.from_mask(state.hands[seat])]
-
-    def resolve(self, state, events):
-        played = dict(zip(state.window.asked, state.window.answers))
-        hands = list(state.hands)
-        shown = state.shown
-        for seat, card in played.items():
-            hands[seat] &= ~(1 << card)
-            shown |= 1 << card
-            events.append(Event("SHOW", seat, (card,)))
-        top = max(cards.card_rank(c) for c in played.values())
-        best = [s for s, c in played.items() if cards.card_rank(c) == top]
-        won = list(state.won)
-        if len(best) == 1:
-            won[best[0]] += 1
-        events.append(Event("ROUND", best[0] if len(best) == 1 else -1))
-        state = state._replace(hands=tuple(hands), won=tuple(won), shown=shown)
-        if not hands[0]:
-            return state._replace(phase=FINISHED, to_act=(), window=Window())
-        window = Window.open(range(state.num_seats))
-        return state._replace(window=window, to_act=window.awaiting())
 
     def _views(self, state, seats):
         public = {"shown": cards.from_mask(state.shown)}
@@ -142,24 +154,7 @@ class HighCard(Game):
         zones["undealt"] = cards.from_mask(cards.to_mask(cards.full_deck()) & ~dealt)
         return zones
 
-    def secret_cards(self, state, seat):
-        return cards.from_mask(state.hands[seat])
-
-    def pack(self, state):
-        values = list(state)
-        values[0], values[3], values[10] = option_values(state.options), tuple(state.match), tuple(state.window)
-        return marshal.dumps(tuple(values), 2)
-
-    def unpack(self, data):
-        try:
-            values = marshal.loads(data)
-            if type(values) is not tuple or len(values) != len(State._fields):
-                raise ValueError("not a packed state")
-            values = list(values)
-            values[0], values[3], values[10] = Options(*values[0]), Match(*values[3]), Window(*values[10])
-            return State._make(values)
-        except Exception as exc:
-            raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
-
+    def knowledge(self, state):
+        return Knowledge(state.shown, state.hands)
 
 HIGHCARD = HighCard()

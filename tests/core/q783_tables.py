@@ -5,20 +5,21 @@ from __future__ import annotations
 import pytest
 
 from referee.core import cards as cardlib
-from referee.core import q783, speedups
+from referee.core import speedups
+from referee.core.games.q783 import rules as q783
 from referee.core.game import PASS, PLAY, Action, Match
-from referee.core.q783 import Q783, State
+from referee.core.games.q783.rules import Q783, State
 from referee.core.tricks import Trick
 
 
 @pytest.fixture(params=["interpreted", "compiled"])
 def twin(request, monkeypatch):
-    """Each twin of ``q783_hot`` in turn, patched into ``referee.core.q783`` (import it into a
+    """Each twin of ``q783_hot`` in turn, patched into ``referee.core.games.q783.rules`` (import it into a
     test module to use it)."""
-    module = speedups.interpreted("q783_hot")
+    module = speedups.interpreted("games.q783.hot")
     if request.param == "compiled":
-        module = speedups.load("q783_hot")
-        if module is speedups.interpreted("q783_hot"):
+        module = speedups.load("games.q783.hot")
+        if module is speedups.interpreted("games.q783.hot"):
             pytest.skip("no compiled twin installed (or REFEREE_FORCE_PURE=1)")
     monkeypatch.setattr(q783, "hot", module)
     return module
@@ -46,7 +47,7 @@ def table(*hands: str, options=None, leader: int = 0, banks=None, out=()) -> Sta
     masks = tuple(cardlib.to_mask(ids) for ids in parse_hands(*hands, decks=options.decks))
     camps = not options.individual and n in (4, 6)
     banks = tuple(banks) if banks is not None else ((1000, 1000) if camps else (1000,) * n)
-    return State(options, b"test", b"", Match(0, (0,) * n), n, 0, leader, masks, (0,) * n, 0, banks, banks,
+    return State(options, b"test", b"", Match(0, (0,) * n), 0, leader, masks, (0,) * n, 0, banks, banks,
                  q783.PLAYING, (leader,), Trick(leader), out=tuple(out), trick_cards=(0,) * n)
 
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.core import cards, rng
-from referee.core.bidaxiao import BIDAXIAO, Options, resolve_round, strength
+from referee.core.games.bidaxiao.rules import BIDAXIAO, Options, resolve_round, strength
 from referee.core.decisions import Window
 from referee.core.errors import InvalidAction, Reason
 from referee.core.game import ABANDON, PLAY, Action

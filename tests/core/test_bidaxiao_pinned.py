@@ -10,7 +10,7 @@ Card ids (core/cards.py): suit * 13 + rank, suits S H D C, ranks 3 4 5 6 7 8 9 T
 import pytest
 
 from referee.core import cards, rng
-from referee.core.bidaxiao import BIDAXIAO, Options, resolve_round
+from referee.core.games.bidaxiao.rules import BIDAXIAO, Options, resolve_round
 from referee.core.decisions import Window
 from referee.core.errors import InvalidAction, Reason
 from referee.core.game import ABANDON, PLAY, Action

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.core import cards, rng
-from referee.core.coushu import COUSHU, WRONG_NUMBER, Options, deck_of, number
+from referee.core.games.coushu.rules import COUSHU, WRONG_NUMBER, Options, deck_of, number
 from referee.core.errors import InvalidAction, Reason
 from referee.core.game import ABANDON, PLAY, Action
 

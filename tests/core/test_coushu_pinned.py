@@ -11,7 +11,7 @@ Card ids (core/cards.py): suit * 13 + rank, suits S H D C, ranks 3 4 5 6 7 8 9 T
 import pytest
 
 from referee.core import cards
-from referee.core.coushu import COUSHU, WRONG_NUMBER, Options
+from referee.core.games.coushu.rules import COUSHU, WRONG_NUMBER, Options
 from referee.core.game import PLAY, Action
 
 G = COUSHU

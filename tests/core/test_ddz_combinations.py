@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.core import doudizhu
-from referee.core.doudizhu import DOUDIZHU, Options
+from referee.core.games.doudizhu import rules as doudizhu
+from referee.core.games.doudizhu.rules import DOUDIZHU, Options
 from referee.core.errors import InvalidAction, Reason
 
 RANK_CHARS = "3456789TJQKA2BR"

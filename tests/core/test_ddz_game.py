@@ -7,8 +7,9 @@ test shows the hands it is about.
 import pytest
 
 from referee.core import cards as cardlib
-from referee.core import doudizhu, rng
-from referee.core.doudizhu import BID, DOUDIZHU, FINISHED, PLAYING, Options
+from referee.core import rng
+from referee.core.games.doudizhu import rules as doudizhu
+from referee.core.games.doudizhu.rules import BID, DOUDIZHU, FINISHED, PLAYING, Options
 from referee.core.errors import IllegalAction, InvalidAction, Reason, UnknownName
 from referee.core.game import ABANDON, PASS, PLAY, Action
 from referee.core.tricks import Trick
@@ -251,11 +252,12 @@ def play_out(state):
                                                  (Options(), b"a match", 2)])  # drawn from the seed
 def test_ddz_rule_6_first_bidder_rotates_in_a_match(options, seed, seat):
     first = play_out(DOUDIZHU.deal(options, seed))
-    assert first.first_bidder == seat and first.match == (0, (0, 0, 0), ())
+    assert first.first_bidder == seat and first.match == (0, (0, 0, 0), None, 0)
     points = DOUDIZHU.settle(first).points
     assert any(points)
     match = DOUDIZHU.next_round(first)
-    assert (match.round, match.totals, match.carry) == (1, points, ((seat + 1) % 3,))
+    assert match == (1, points, ((seat + 1) % 3,), 0)
+    assert match.carry.first_bidder == (seat + 1) % 3
     second = DOUDIZHU.deal(options, b"match/1", match=match)
     # the next seat bids first, whatever the options say (rule 6)
     assert second.first_bidder == (seat + 1) % 3
@@ -599,8 +601,8 @@ def test_ddz_rule_16_escape_in_coins(scoring, fee, coins):
     state = position(("5S", "4S", "6S"), landlord=0, base=3, options=options)._replace(bombs=2)
     state, _ = run(state, Action(1, ABANDON))
     settlement = DOUDIZHU.settle(state)
-    assert settlement.coins == (0, coins, 0)
-    assert sum(settlement.coins) + settlement.coins_house == 0
+    assert settlement.seat_values.get("coins", ()) == (0, coins, 0)
+    assert sum(settlement.seat_values.get("coins", ())) + settlement.values.get("coins_house", 0) == 0
     assert settlement.points == (0, -36, 0)
 
 
@@ -610,38 +612,38 @@ def test_ddz_rule_17_seed_example_coins_fixed_fee():
     # N = 1000, base x multiplier = 6 (base 3, one bomb), A = 50, the landlord wins
     options = Options(scoring="coins_fixed_fee", room_coefficient=1000, room_fee=50)
     settlement = DOUDIZHU.settle(finished(landlord=0, winner=0, base=3, bombs=1, options=options))
-    assert settlement.coins == (11950, -6050, -6050)
-    assert settlement.coins_house == 150
+    assert settlement.seat_values.get("coins", ()) == (11950, -6050, -6050)
+    assert settlement.values.get("coins_house", 0) == 150
     assert settlement.points == (12, -6, -6)
-    assert settlement.mode == "coins_fixed_fee"
+    assert options.scoring == "coins_fixed_fee"
 
 
 def test_ddz_rule_17_farmers_win_coins_fixed_fee():
     options = Options(scoring="coins_fixed_fee", room_coefficient=1000, room_fee=50)
     settlement = DOUDIZHU.settle(finished(landlord=1, winner=2, base=3, bombs=1, options=options))
-    assert settlement.coins == (5950, -12050, 5950)
-    assert sum(settlement.coins) + settlement.coins_house == 0
+    assert settlement.seat_values.get("coins", ()) == (5950, -12050, 5950)
+    assert sum(settlement.seat_values.get("coins", ())) + settlement.values.get("coins_house", 0) == 0
 
 
 def test_ddz_rule_18_seed_example_coins_rake():
     # N = 1000, the landlord wins, base 3, multiplier 2
     options = Options(scoring="coins_rake", room_coefficient=1000)
     settlement = DOUDIZHU.settle(finished(landlord=0, winner=0, base=3, bombs=1, options=options))
-    assert settlement.coins == (10800, -6000, -6000)
-    assert settlement.coins_house == 1200
-    assert settlement.mode == "coins_rake"
+    assert settlement.seat_values.get("coins", ()) == (10800, -6000, -6000)
+    assert settlement.values.get("coins_house", 0) == 1200
+    assert options.scoring == "coins_rake"
 
 
 def test_ddz_rule_18_farmers_win_coins_rake():
     options = Options(scoring="coins_rake", room_coefficient=1000)
     settlement = DOUDIZHU.settle(finished(landlord=2, winner=0, base=3, bombs=1, options=options))
-    assert settlement.coins == (5400, 5400, -12000)
-    assert settlement.coins_house == 1200
+    assert settlement.seat_values.get("coins", ()) == (5400, 5400, -12000)
+    assert settlement.values.get("coins_house", 0) == 1200
 
 
 def test_ddz_points_mode_has_no_coins():
     settlement = DOUDIZHU.settle(finished(landlord=0, winner=0, base=3, bombs=1))
-    assert settlement.coins == () and settlement.coins_house == 0
+    assert settlement.seat_values.get("coins", ()) == () and settlement.values.get("coins_house", 0) == 0
 
 
 # --- level titles ------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.core import cards as cardlib
-from referee.core import doudizhu
-from referee.core.doudizhu import Options
+from referee.core.games.doudizhu import rules as doudizhu
+from referee.core.games.doudizhu.rules import Options
 from referee.core.errors import InvalidAction, Reason
 
 SETTINGS = settings(max_examples=250, deadline=None,

@@ -3,7 +3,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.core import cards as cardlib
-from referee.core import doudizhu
+from referee.core.games.doudizhu import rules as doudizhu
 
 hands = st.sets(st.integers(0, 53), max_size=54).map(lambda ids: cardlib.to_mask(tuple(ids)))
 

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.core import doudizhu
+from referee.core.games.doudizhu import rules as doudizhu
 from referee.core.cards import format_ranks
-from referee.core.doudizhu import Options
+from referee.core.games.doudizhu.rules import Options
 
 ROCKET_KICKERS = Options(rocket_as_kickers=True)
 

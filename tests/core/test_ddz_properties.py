@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from game_contract import check_step
 
 from referee.core import cards as cardlib
-from referee.core import doudizhu, rng
-from referee.core.doudizhu import BID, DOUDIZHU, Options
+from referee.core import rng
+from referee.core.games.doudizhu import rules as doudizhu
+from referee.core.games.doudizhu.rules import BID, DOUDIZHU, Options
 from referee.core.errors import IllegalAction, InvalidAction, Reason, RefereeError
 from referee.core.game import ABANDON, PASS, PLAY, Action
 
@@ -183,9 +184,9 @@ def check_settlement(state):
         settlement = DOUDIZHU.settle(state._replace(options=options))
         assert sum(settlement.points) + settlement.house == 0
         if scoring != "points":
-            assert len(settlement.coins) == 3
-            assert sum(settlement.coins) + settlement.coins_house == 0
-            assert settlement.coins_house >= 0
+            assert len(settlement.seat_values.get("coins", ())) == 3
+            assert sum(settlement.seat_values.get("coins", ())) + settlement.values.get("coins_house", 0) == 0
+            assert settlement.values.get("coins_house", 0) >= 0
         settlements.append(settlement)
     points = settlements[0]
     if state.abandoned >= 0:

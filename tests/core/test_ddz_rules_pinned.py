@@ -9,8 +9,8 @@ pay beyond what the winners gain.
 import pytest
 
 from referee.core import cards as cardlib
-from referee.core import doudizhu
-from referee.core.doudizhu import BID, DOUDIZHU, FINISHED, PLAYING, Options
+from referee.core.games.doudizhu import rules as doudizhu
+from referee.core.games.doudizhu.rules import BID, DOUDIZHU, FINISHED, PLAYING, Options
 from referee.core.game import ABANDON, PASS, PLAY, Action
 from referee.core.tricks import Trick
 
@@ -56,16 +56,17 @@ RAKE = [
 @pytest.mark.parametrize("landlord, winner, base, bombs, n, coins, house", RAKE)
 def test_ddz_rule_18_rake_rounds_the_winners_gain_down(landlord, winner, base, bombs, n, coins, house):
     settlement = DOUDIZHU.settle(finished(landlord, winner, base, bombs, options=rake(n)))
-    assert settlement.coins == coins
-    assert settlement.coins_house == house
-    assert all(type(c) is int for c in settlement.coins) and type(settlement.coins_house) is int
+    assert settlement.seat_values == {"coins": coins}
+    assert settlement.values == {"coins_house": house}
+    assert all(type(c) is int for c in settlement.seat_values["coins"])
+    assert type(settlement.values["coins_house"]) is int
 
 
 def test_ddz_rule_18_rake_on_a_spring_rounds_after_doubling():
     # base 3, spring (rule 15, multiplier 2), N 1: farmers pay 3 x 2 = 6 each, the landlord gains
     # 6 x 2 x 0.9 = 10.8 -> 10; the house keeps 2
     settlement = DOUDIZHU.settle(finished(0, 0, 3, plays=(3, 0, 0), options=rake(1)))
-    assert settlement.coins == (10, -6, -6) and settlement.coins_house == 2
+    assert settlement.seat_values == {"coins": (10, -6, -6)} and settlement.values == {"coins_house": 2}
 
 
 # --- rule 13: the rocket doubles, by itself --------------------------------------------------------
@@ -183,7 +184,7 @@ def test_ddz_rule_16_an_escape_in_points_mode_has_no_coins():
     state, _ = DOUDIZHU.apply(state, Action(2, ABANDON))
     settlement = DOUDIZHU.settle(state)
     assert settlement.points == (0, 0, -6) and settlement.house == 6  # 2 x 1 x 3
-    assert settlement.coins == () and settlement.coins_house == 0 and settlement.mode == "points"
+    assert settlement.seat_values == {} and settlement.values == {} and state.options.scoring == "points"
 
 
 # --- rule 6: the first bidder option is a seat, 0-2, or -1 (drawn) --------------------------------
@@ -363,17 +364,38 @@ def test_ddz_unpack_refuses_what_pack_never_writes():
     import marshal
 
     state = DOUDIZHU.deal(Options(first_bidder=0), b"pinned")
-    values = marshal.loads(DOUDIZHU.pack(state))
-    assert DOUDIZHU.unpack(marshal.dumps(values, 2)) == state
+    packed = DOUDIZHU.pack(state)
+    # the version byte 2, then marshal format 2 of the fields in declared order, records flattened
+    assert packed[0] == 2
+    values = marshal.loads(packed[1:])
+    assert values == ((False, "points", 1, 0, 0), b"pinned", b"", (0, (0, 0, 0), None, 0), 0, 0, state.hands,
+                      state.kitty, 0, (-1, -1, -1), (0,), ((0, 0, -1, 0), (1, 0, -1, 0), (2, 0, -1, 0)), -1, 0, 0,
+                      (-1, 0, -1, 0, 0, 0), 0, (0, 0, 0), (), -1, 0)
+    assert len(values) == len(doudizhu.State._fields)
+    assert packed == b"\x02" + marshal.dumps(values, 2)
+    assert DOUDIZHU.unpack(packed) == state
+
     def with_field(name, value):
         i = doudizhu.State._fields.index(name)
         return values[:i] + (value,) + values[i + 1:]
 
-    for bad in (list(values), with_field("hands", values[6][:2]), with_field("bids", (-1, -1)),
-                with_field("plays", (0, 0))):
+    def refused(data, check=False):
         with pytest.raises(doudizhu.InvalidAction) as error:
-            DOUDIZHU.unpack(marshal.dumps(bad, 2))
+            DOUDIZHU.codec.unpack(data, check=check)
         assert error.value.reason == "STATE_TOKEN_INVALID"
+
+    # no state's shape: a list, a field short or over, a record short or not a tuple
+    for bad in (list(values), values[:-1], values + (0,), with_field("trick", list(values[15])),
+                with_field("trick", values[15][:5]), with_field("match", values[3][:3]),
+                with_field("options", values[0][:4]), with_field("asking", ((0, 0, -1),))):
+        refused(b"\x02" + marshal.dumps(bad, 2))
+    refused(b"\x03" + packed[1:])  # a version no release wrote
+    refused(packed[1:])  # no version byte: the release format, whose layout has no ``asking``
+    refused(packed[:-1])
+    # checked against the declarations: more per-seat entries than seats, a phase out of range
+    for bad in (with_field("hands", values[6] + (0,)), with_field("bids", (-1,) * 4),
+                with_field("plays", (0,) * 4), with_field("phase", 3)):
+        refused(b"\x02" + marshal.dumps(bad, 2), check=True)
 
 
 # --- rule 16: the escape penalty is base x multiplier x 3 from a bid of 1 --------------------------

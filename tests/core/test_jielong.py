@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from referee.core import cards, rng
 from referee.core.errors import Reason
 from referee.core.game import ABANDON, PLAY, Action
-from referee.core.jielong import JIELONG, Options, lay
+from referee.core.games.jielong.rules import JIELONG, Options, lay
 
 G = JIELONG
 

@@ -10,7 +10,7 @@ import pytest
 from referee.core import cards
 from referee.core.errors import InvalidAction, Reason
 from referee.core.game import ABANDON, PLAY, Action
-from referee.core.jielong import JIELONG, Options
+from referee.core.games.jielong.rules import JIELONG, Options
 
 G = JIELONG
 
@@ -57,21 +57,25 @@ def test_jielong_rule_12_the_jokers_preset_deals_all_54():
     assert dealt_cards(state) == list(range(54))
 
 
-def test_jielong_rule_12_nobody_has_turned_a_card_over_yet():
-    # the piles are face down: before the first turn every card of a pile is secret
+def test_jielong_rule_12_nobody_knows_a_face_down_card_not_even_its_seat():
+    # the piles are face down: before the first turn nobody knows any card, the pile's seat neither
     state = G.deal(Options(), b"secret", b"", 3)
-    secret = [set(G.secret_cards(state, s)) for s in range(3)]
-    assert [s == set(p) for s, p in zip(secret, state.piles)] == [True] * 3
-    assert sorted(c for s in secret for c in s) == list(range(52))  # the 3S (id 0) among them
+    known = G.knowledge(state)
+    assert known.public == 0 and known.seats == (0, 0, 0)
+    assert [G.secret_cards(state, s) for s in range(3)] == [(), (), ()]
+    assert sorted(c for p in state.piles for c in p) == list(range(52))  # the 3S (id 0) among them
 
 
-def test_jielong_rule_13_a_card_that_went_through_the_train_is_no_longer_secret():
+def test_jielong_rule_13_a_card_that_went_through_the_train_is_public():
     state = position(["5S 9D", "3H 4C"], "KH 5C 7C 2D")
-    assert set(G.secret_cards(state, 0)) == set(ids("5S 9D"))
+    known = G.knowledge(state)
+    assert {c for c in range(54) if known.public >> c & 1} == set(ids("KH 5C 7C 2D"))
     state, _ = turn(state, 0)  # the 5S takes 5C 7C 2D 5S under the pile
     assert tuple(state.piles[0]) == ids("9D 5C 7C 2D 5S")
-    assert set(G.secret_cards(state, 0)) == set(ids("9D"))  # everybody saw the others go there
-    assert set(G.secret_cards(state, 1)) == set(ids("3H 4C"))
+    known = G.knowledge(state)
+    # everybody saw 5C 7C 2D 5S go there; the 9D and seat 1's pile stay unknown to all
+    assert {c for c in range(54) if known.public >> c & 1} == set(ids("KH 5C 7C 2D 5S"))
+    assert known.seats == (0, 0) and not known.public & sum(1 << c for c in ids("9D 3H 4C"))
 
 
 def test_jielong_rule_13_seat_0_turns_first_then_in_seat_order():

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from referee.core import mcr
-from referee.core.mcr_fans import FAN_IDS, FANS, KNITTED_STRAIGHTS, TILE_NAMES
+from referee.core.games.mcr import fans as mcr
+from referee.core.games.mcr.fan_table import FAN_IDS, FANS, KNITTED_STRAIGHTS, TILE_NAMES
 
 MahjongGB = pytest.importorskip("MahjongGB")
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.core import mcr
+from referee.core.games.mcr import fans as mcr
 from referee.core.errors import IllegalAction, InvalidAction, Reason
-from referee.core.mcr_fans import FAN_IDS, FANS
+from referee.core.games.mcr.fan_table import FAN_IDS, FANS
 
 
 def request(melds: str, concealed: str, win: str, flags: str = "") -> dict:

@@ -8,13 +8,14 @@ import random
 
 import pytest
 
-from referee.core import mcr, rng
+from referee.core import rng
+from referee.core.games.mcr import fans as mcr
 from referee.core.errors import IllegalAction, InvalidAction, Reason
-from referee.core.game import ABANDON, PASS, Action, Meld, SeatView, View
-from referee.core.mcr_fans import TILE_IDS
-from referee.core.mcr_game import (CHOW, CHOW_MELD, CLAIM, DISCARD, KONG, KONG_MELD, MCR, NOT_WIN, NOTATION,
-                                   PRIVATE_EVENTS, PUNG, PUNG_MELD, ROB, TURN, UNDER_8, WIN, Options, State,
-                                   claim_options, tile_kind, win_hand)
+from referee.core.game import ABANDON, PASS, Action, Event, Meld, SeatView, View
+from referee.core.games.mcr.fan_table import FANS, TILE_IDS
+from referee.core.games.mcr.rules import (CHOW, CHOW_MELD, CLAIM, DISCARD, KONG, KONG_MELD, MCR, NOT_WIN, NOTATION,
+                                   PUNG, PUNG_MELD, ROB, TURN, UNDER_8, WIN, Options, State,
+                                   claim_options, tile_kind, win_hand, win_result)
 from referee.core.registry import get_game
 
 MELD_KINDS = {"chow": CHOW_MELD, "pung": PUNG_MELD, "kong": KONG_MELD}
@@ -145,13 +146,16 @@ def run(state, *actions):
 
 
 def others(seat):
-    """The three other seats, counterclockwise from ``seat``: the seats every window asks."""
+    """The three other seats, counterclockwise from ``seat`` (the order a window asks them in;
+    only those that can claim are asked)."""
     return tuple((seat + i) % 4 for i in (1, 2, 3))
 
 
 def pass_window(state):
-    """The open window answered PASS by every seat still asked, in the order of ``to_act``."""
-    assert state.phase in (CLAIM, ROB)
+    """The open window answered PASS by every seat still asked, in the order of ``to_act``;
+    (state, []) when no window is open (nobody could claim: the next seat drew already)."""
+    if state.phase not in (CLAIM, ROB):
+        return state, []
     return run(state, *[Action(s, PASS) for s in state.to_act])
 
 
@@ -184,8 +188,27 @@ def types(events):
     return [e.type for e in events]
 
 
-def fan_names(state):
-    return {name for name, _ in MCR.settle(state).breakdown if " x" in name}
+def fan_lines(state):
+    """The settlement's fan lines, ("fan_<id>", the fan's points x its count), checked against the
+    won hand's ``fans`` (id, count, id, count ... one byte each)."""
+    lines = [(name, value) for name, value in MCR.settle(state).breakdown
+             if name.startswith("fan_") and name != "fan_points"]
+    fans = state.fans
+    assert type(fans) is bytes and len(fans) % 2 == 0
+    assert lines == [(f"fan_{i}", FANS[i - 1].points * n) for i, n in zip(fans[0::2], fans[1::2])]
+    return set(lines)
+
+
+def test_the_fan_lines_these_tests_name():
+    """The breakdown names a fan ``fan_<id>`` (its id in the seed's table); ListGames' declared
+    breakdown names gives each its display name."""
+    named = {28: ("清龙", "Pure Straight", 16), 44: ("妙手回春", "Last Tile Draw", 8),
+             45: ("海底捞月", "Last Tile Claim", 8), 46: ("杠上开花", "Out with Replacement Tile", 8),
+             47: ("抢杠和", "Robbing the Kong", 8), 52: ("全求人", "Melded Hand", 6), 58: ("和绝张", "Last Tile", 4),
+             59: ("箭刻", "Dragon Pung", 2), 81: ("花牌", "Flower Tiles", 1)}
+    for fan_id, (cn, en, points) in named.items():
+        assert FANS[fan_id - 1][:4] == (fan_id, cn, en, points)
+        assert MCR.breakdown[f"fan_{fan_id}"].startswith(f"{cn} {en}: {points} points")
 
 
 def all_tiles(state):
@@ -281,22 +304,24 @@ def test_rule_3_flowers_set_aside_at_deal_and_replaced_from_the_back():
 
 def test_rule_3_flower_drawn_in_play_is_replaced_from_the_back():
     state = position([None] * 4, drawn="T9", front="H2 W9", back="B7")
-    state, events = discard(state, 0, "T9")
-    assert types(events) == ["DISCARD", "CLAIM_WINDOW"] and state.to_act == (1, 2, 3)
-    state, events = pass_window(state)
-    assert types(events) == ["PASS"] * 3 + ["FLOWER", "DRAW"]
-    assert events[3].seat == 1 and NOTATION.format_cards(events[3].cards) == "H2"
-    assert NOTATION.format_cards(events[4].cards) == "B7" and events[4].values["replacement"] == 1
-    assert NOTATION.format_cards(state.flowers[1]) == "H2" and state.drawn == events[4].cards[0]
+    state, events = discard(state, 0, "T9")  # nobody can claim T9: no window, seat 1 draws at once
+    assert types(events) == ["DISCARD", "FLOWER", "DRAW"]
+    assert events[1].seat == 1 and NOTATION.format_cards(events[1].cards) == "H2"
+    assert events[2].seat == 1 and NOTATION.format_cards(events[2].cards) == "B7"
+    assert events[2].values["replacement"] == 1
+    assert NOTATION.format_cards(state.flowers[1]) == "H2" and state.drawn == events[2].cards[0]
     assert state.to_act == (1,) and not state.after_kong
 
 
 def test_draws_are_private():
     state = position([None] * 4, drawn="T9", front="W9")
-    state, _ = discard(state, 0, "T9")
-    state, events = pass_window(state)
+    state, events = discard(state, 0, "T9")  # nobody can claim T9: seat 1 draws in the same apply
+    assert types(events) == ["DISCARD", "DRAW"]
     draw = events[-1]
-    assert draw.type == "DRAW" and draw.seat == 1 and {"DRAW", "DEAL"} <= PRIVATE_EVENTS
+    known = MCR.knowledge(state)
+    assert draw.type == "DRAW" and draw.seat == 1
+    assert known.seats[1] >> draw.cards[0] & 1 and not known.public >> draw.cards[0] & 1
+    assert all(not known.allowed(s) >> draw.cards[0] & 1 for s in (0, 2, 3, -1))
     assert draw.cards[0] in MCR.view(state, 1).hand and MCR.view(state, 1).counters["drawn"] == draw.cards[0]
     for seat in (0, 2, 3, -1):
         view = MCR.view(state, seat)
@@ -322,7 +347,7 @@ def test_rule_11_self_drawn_win_every_other_seat_pays_8_plus_fans():
     pay = 8 + fans.total
     assert settlement.points == (3 * pay, -pay, -pay, -pay) and settlement.outcome == "self_drawn"
     assert settlement.winners == (0,) and sum(settlement.points) == 0
-    assert "清龙 Pure Straight x1" in fan_names(state) and "花牌 Flower Tiles x2" in fan_names(state)
+    assert ("fan_28", 16) in fan_lines(state) and ("fan_81", 2) in fan_lines(state)  # 清龙 x1, 花牌 x2
     assert dict(settlement.breakdown)["total"] == fans.total
     assert MCR.view(state, 1).seats[0].cards["hand"] == tuple(sorted(MCR.view(state, 0).hand))
     for viewer in range(-1, 4):  # the losers' hands stay hidden
@@ -345,24 +370,25 @@ def test_rule_10_under_8_points_is_refused_and_changes_nothing():
 
 def test_rule_10_under_8_on_a_discard_is_refused():
     state = position([None, None, SMALL, None], drawn="F1")
-    state, events = discard(state, 0, "F1")
-    assert state.phase == CLAIM and state.to_act == (1, 2, 3)
-    assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS]  # seat 2's only claim, a win, is under 8
-    refused(state, Action(2, WIN), UNDER_8)
-    state, events = pass_window(state)
-    assert types(events) == ["PASS"] * 3 + ["DRAW"] and state.phase == TURN and state.to_act == (1,)
+    with pytest.raises(IllegalAction) as error:  # seat 2's only claim would be a win under 8 ...
+        win_result(state, 2, state.drawn, False, False)
+    assert error.value.reason == UNDER_8
+    state, events = discard(state, 0, "F1")  # ... which is no claim: nobody is asked, seat 1 draws
+    assert types(events) == ["DISCARD", "DRAW"] and events[1].seat == 1
+    assert state.phase == TURN and state.to_act == (1,)
     state = position([None, None, "W2 W3 W4 T6 T7 T8 B3 B4 B5 F2 F2 W9 W9", None], drawn="F2")
     state, _ = discard(state, 0, "F2")
-    assert state.phase == CLAIM and state.to_act == (1, 2, 3)
+    assert state.phase == CLAIM and state.to_act == (2,)  # asked for its pung
     assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
-    assert all([a.kind for a, _ in MCR.legal_actions(state, s)] == [PASS] for s in (1, 3))
+    assert all(MCR.legal_actions(state, s) == [] for s in (0, 1, 3))
     refused(state, Action(2, WIN), UNDER_8)
 
 
 def test_rule_4_after_a_chow_or_pung_only_a_discard():
     state = position([None, "T1 T1 T1 T1 B4 B5", None, None], drawn="B3")
     state, _ = discard(state, 0, "B3")
-    state, _ = run(state, Action(1, CHOW, ids_of(state, 1, "B4 B5")), Action(2, PASS), Action(3, PASS))
+    assert state.phase == CLAIM and state.to_act == (1,)
+    state, _ = MCR.apply(state, Action(1, CHOW, ids_of(state, 1, "B4 B5")))
     assert state.phase == TURN and state.to_act == (1,) and state.drawn == -1
     refused(state, Action(1, WIN), NOT_WIN)
     refused(state, Action(1, KONG, ranks=(TILE_IDS["T1"],)), Reason.WRONG_PHASE)
@@ -396,8 +422,8 @@ def claim_table():
 
 def test_rule_5_claim_window_offers_each_seat_its_claims():
     state, events = claim_table()
-    assert types(events) == ["DISCARD", "CLAIM_WINDOW"] and events[1].values["seats"] == 0b1110
-    assert state.phase == CLAIM and state.to_act == (1, 2, 3)
+    assert types(events) == ["DISCARD", "CLAIM_WINDOW"] and events[1].values == {"robbing": 0}
+    assert state.phase == CLAIM and state.to_act == (1, 2, 3)  # each of them can claim
     assert [a.kind for a, _ in MCR.legal_actions(state, 1)] == [PASS, CHOW]
     assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
     assert [a.kind for a, _ in MCR.legal_actions(state, 3)] == [PASS, WIN]
@@ -412,7 +438,7 @@ def test_rule_5_win_beats_pung_beats_chow():
     won, events = run(state, chow, Action(2, PUNG), Action(3, WIN))
     assert types(events) == ["WIN"] and won.winner == 3 and MCR.settle(won).outcome == "won_on_discard"
     state, events = run(state, chow, Action(2, PUNG), Action(3, PASS))
-    assert types(events) == ["PASS", "PUNG"] and events[1].seat == 2 and events[1].values["from"] == 0
+    assert types(events) == ["PUNG"] and events[0].seat == 2 and events[0].values["from"] == 0
     assert state.phase == TURN and state.to_act == (2,) and state.melds[2][0][:2] == (PUNG_MELD, 0)
     assert state.discards[0] == () and sorted(all_tiles(state)) == list(range(144))
     assert {a.kind for a, _ in MCR.legal_actions(state, 2)} == {DISCARD}  # a pung is followed by a discard
@@ -421,7 +447,7 @@ def test_rule_5_win_beats_pung_beats_chow():
 def test_rule_5_a_lone_chow_is_taken():
     state, _ = claim_table()
     state, events = run(state, Action(1, CHOW, ids_of(state, 1, "W3 W4")), Action(2, PASS), Action(3, PASS))
-    assert types(events) == ["PASS", "PASS", "CHOW"]
+    assert types(events) == ["CHOW"] and events[0].seat == 1
     assert NOTATION.format_cards(events[-1].cards) == "W3 W4 W5"
     assert state.to_act == (1,) and state.drawn == -1
     assert state.melds[1][0][:3] == (CHOW_MELD, 0, events[-1].values["claimed"])
@@ -431,46 +457,56 @@ def test_rule_5_a_lone_chow_is_taken():
 def test_rule_5_nobody_claims_the_next_seat_draws():
     state, _ = claim_table()
     state, events = run(state, Action(1, PASS), Action(2, PASS), Action(3, PASS))
-    assert types(events) == ["PASS", "PASS", "PASS", "DRAW"] and state.to_act == (1,)
+    assert types(events) == ["DRAW"] and events[0].seat == 1 and state.to_act == (1,)  # no PASS event
     assert len(state.discards[0]) == 1 and state.phase == TURN
 
 
 @pytest.mark.parametrize("discarder", range(4))
-def test_mcr_every_claim_window_asks_all_three_other_seats(discarder):
-    """Trust rule: a discard nobody can claim opens the window a claimable one opens (the three
-    other seats asked, counterclockwise from the discarder, each with PASS only), and their
-    PASS answers lead to the next seat's draw, the state as it was when no window opened."""
+def test_mcr_a_claim_window_asks_only_the_seats_that_can_claim(discarder):
+    """Trust rule: a discard nobody can claim opens no window (the next seat draws in the same
+    apply: DISCARD then DRAW, the state as if the discard and the draw were one move); a discard
+    the next seat may chow and the one after may pung asks those two alone, counterclockwise
+    from the discarder, and no view tells anybody else who is asked (each asked seat sees itself
+    awaited, every other viewer nobody); their PASS answers lead to the same draw, with no PASS
+    event."""
     quiet = position([None] * 4, turn=discarder, drawn="T9", front="W9")
-    asked, nxt = others(discarder), (discarder + 1) % 4
-    t9, w9 = quiet.drawn, quiet.wall[quiet.front]
+    nxt, across, last = others(discarder)
+    t9, w9, live = quiet.drawn, quiet.wall[quiet.front], quiet.back - quiet.front
     state, events = discard(quiet, discarder, "T9")
-    assert types(events) == ["DISCARD", "CLAIM_WINDOW"] and events[1].seat == discarder
-    assert events[1].cards == (t9,) and events[1].values == {"seats": sum(1 << s for s in asked), "robbing": 0}
-    assert state.phase == CLAIM and state.to_act == asked
-    for seat in asked:
-        assert [a.kind for a, _ in MCR.legal_actions(state, seat)] == [PASS]
-        refused(state, Action(seat, WIN), NOT_WIN)
-    refused(state, Action(discarder, PASS), Reason.NOT_YOUR_TURN)
-    # the same window as after a discard the next seat may chow and the one after may pung
+    draw = Event("DRAW", nxt, (w9,), values={"replacement": 0, "wall": live - 1})
+    assert events == [Event("DISCARD", discarder, (t9,)), draw]
+
+    def drawn_after(before, step):
+        hands = list(before.hands)
+        hands[discarder] &= ~(1 << before.drawn)
+        hands[nxt] |= 1 << w9
+        discards = list(before.discards)
+        discards[discarder] += (before.drawn,)
+        return before._replace(hands=tuple(hands), discards=tuple(discards), front=before.front + 1,
+                               to_act=(nxt,), turn=nxt, drawn=w9, step=before.step + step)
+
+    assert state == drawn_after(quiet, 1)
     hands = [None] * 4
-    hands[nxt], hands[(discarder + 2) % 4] = "T7 T8", "T9 T9"
-    claimable, claim_events = discard(position(hands, turn=discarder, drawn="T9"), discarder, "T9")
-    assert claim_events[1].values == events[1].values and claimable.to_act == state.to_act
-    assert [(v.phase, v.to_act) for v in MCR.views(claimable, range(-1, 4))] == \
-        [(v.phase, v.to_act) for v in MCR.views(state, range(-1, 4))]
-    for i, seat in enumerate(asked):
-        state, events = MCR.apply(state, Action(seat, PASS))
-        if i < 2:
-            assert events == [] and state.to_act == asked[i + 1:] and state.phase == CLAIM
-    assert types(events) == ["PASS"] * 3 + ["DRAW"] and [e.seat for e in events] == [*asked, nxt]
-    assert events[3].cards == (w9,) and events[3].values["replacement"] == 0
-    hands = list(quiet.hands)
-    hands[discarder] &= ~(1 << t9)
-    hands[nxt] |= 1 << w9
-    discards = list(quiet.discards)
-    discards[discarder] += (t9,)
-    assert state == quiet._replace(hands=tuple(hands), discards=tuple(discards), front=quiet.front + 1,
-                                   to_act=(nxt,), turn=nxt, drawn=w9, step=quiet.step + 4)
+    hands[nxt], hands[across] = "T7 T8", "T9 T9"
+    before = position(hands, turn=discarder, drawn="T9", front="W9")
+    assert before.wall[before.front] == w9
+    claimable, events = discard(before, discarder, "T9")
+    assert events == [Event("DISCARD", discarder, (before.drawn,)),
+                      Event("CLAIM_WINDOW", discarder, (before.drawn,), values={"robbing": 0})]
+    assert claimable.phase == CLAIM and claimable.to_act == (nxt, across)
+    assert [a.kind for a, _ in MCR.legal_actions(claimable, nxt)] == [PASS, CHOW]
+    assert [a.kind for a, _ in MCR.legal_actions(claimable, across)] == [PASS, PUNG]
+    assert MCR.legal_actions(claimable, last) == [] and MCR.legal_actions(claimable, discarder) == []
+    refused(claimable, Action(last, PASS), Reason.NOT_YOUR_TURN)
+    refused(claimable, Action(discarder, PASS), Reason.NOT_YOUR_TURN)
+    seen = {v.seat: (v.phase, v.to_act) for v in MCR.views(claimable, range(-1, 4))}
+    assert seen == {s: ("claim", (s,) if s in (nxt, across) else ()) for s in range(-1, 4)}
+    state, events = MCR.apply(claimable, Action(across, PASS))
+    assert events == [] and state.phase == CLAIM and state.to_act == (nxt,)
+    assert MCR.view(state, across).to_act == () and MCR.view(state, nxt).to_act == (nxt,)
+    state, events = MCR.apply(state, Action(nxt, PASS))
+    assert events == [draw]
+    assert state == drawn_after(before, 3)
 
 
 def test_rule_5_answers_are_simultaneous_and_collected():
@@ -481,7 +517,7 @@ def test_rule_5_answers_are_simultaneous_and_collected():
     two, events = MCR.apply(one, chow)
     assert events == [] and two.to_act == (2,)
     three, events = MCR.apply(two, Action(2, PUNG))
-    assert types(events) == ["PASS", "PUNG"]
+    assert types(events) == ["PUNG"]
     in_order, _ = run(state, chow, Action(2, PUNG), Action(3, PASS))
     assert MCR.digest(three) == MCR.digest(in_order)
 
@@ -503,14 +539,14 @@ def test_rule_5_several_wins_first_counterclockwise_from_the_discarder_wins(disc
         hands[w] = WIN_B
     state = position(hands, turn=discarder, drawn="W5")
     state, _ = discard(state, discarder, "W5")
-    assert state.to_act == others(discarder)
+    assert state.to_act == tuple(s for s in others(discarder) if s in winners)  # the third seat cannot claim
     for seat in state.to_act:  # a winner next to the discarder may also chow (W4 W6)
-        kinds = [a.kind for a, _ in MCR.legal_actions(state, seat)]
-        assert kinds[-1] == WIN if seat in winners else kinds == [PASS]
-    (passer,) = set(state.to_act) - set(winners)
-    state, events = run(state, *[Action(s, WIN if s in winners else PASS) for s in reversed(state.to_act)])
-    assert types(events) == ["PASS", "WIN"] and events[0].seat == passer
-    assert events[1].seat == state.winner == expected  # 截和
+        assert [a.kind for a, _ in MCR.legal_actions(state, seat)][-1] == WIN
+    (passer,) = set(others(discarder)) - set(winners)
+    assert MCR.legal_actions(state, passer) == []
+    refused(state, Action(passer, PASS), Reason.NOT_YOUR_TURN)
+    state, events = run(state, *[Action(s, WIN) for s in reversed(state.to_act)])
+    assert types(events) == ["WIN"] and events[0].seat == state.winner == expected  # 截和
     settlement = MCR.settle(state)
     pay = 8 + state.total
     assert settlement.points[discarder] == -pay and settlement.points[expected] == pay + 16
@@ -521,12 +557,12 @@ def test_rule_5_several_wins_first_counterclockwise_from_the_discarder_wins(disc
 def test_rule_5_chow_only_from_the_previous_seat():
     state = position([None, "W1 W2", "W2 W4", None], drawn="W3")
     state, _ = discard(state, 0, "W3")
-    assert state.to_act == (1, 2, 3) and [a.kind for a, _ in MCR.legal_actions(state, 1)] == [PASS, CHOW]
-    assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS]  # seat 2 could chow W3 only from seat 1
+    assert state.to_act == (1,) and [a.kind for a, _ in MCR.legal_actions(state, 1)] == [PASS, CHOW]
+    assert MCR.legal_actions(state, 2) == []  # seat 2 could chow W3 only from seat 1: not asked
     refused(state, Action(2, CHOW, ids_of(state, 2, "W2 W4")), Reason.NOT_YOUR_TURN)
     state = position([None, None, "W2 W4 W3 W3", None], drawn="W3")
-    state, _ = discard(state, 0, "W3")
-    assert state.to_act == (1, 2, 3) and [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
+    state, _ = discard(state, 0, "W3")  # seat 2 is asked (for its pung), and still may not chow
+    assert state.to_act == (2,) and [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
     refused(state, Action(2, CHOW, ids_of(state, 2, "W2 W4")), Reason.NOT_YOUR_TURN)
 
 
@@ -548,12 +584,13 @@ def test_rule_5_an_exposed_kong_draws_its_replacement_from_the_back():
     state, _ = discard(state, 0, "J1")
     assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG, KONG]
     back_tile = state.wall[state.back - 1]
-    state, events = run(state, Action(1, PASS), Action(2, KONG), Action(3, PASS))
-    assert types(events) == ["PASS", "PASS", "KONG", "DRAW"] and events[3].values["replacement"] == 1
+    assert state.to_act == (2,)
+    state, events = MCR.apply(state, Action(2, KONG))
+    assert types(events) == ["KONG", "DRAW"] and events[1].values["replacement"] == 1
     assert state.drawn == back_tile and state.after_kong and state.to_act == (2,)
     assert state.melds[2][0][:2] == (KONG_MELD, 0) and len(state.melds[2][0]) == 7
     state, events = MCR.apply(state, Action(2, WIN))  # 杠上开花 on the replacement
-    assert "杠上开花 Out with Replacement Tile x1" in fan_names(state)
+    assert ("fan_46", 8) in fan_lines(state)  # 杠上开花 Out with Replacement Tile x1
     assert MCR.settle(state).outcome == "self_drawn"
 
 
@@ -566,9 +603,8 @@ def test_rule_4_concealed_kong_is_hidden_and_replaced():
     assert NOTATION.format_cards(events[1].cards) == "T9" and state.after_kong and state.to_act == (0,)
     assert MCR.view(state, 1).seats[0].melds == (Meld("kong", (), -1),)  # face down to the others
     assert NOTATION.format_cards(MCR.view(state, 0).seats[0].melds[0].cards) == "F1 F1 F1 F1"
-    state, _ = discard(state, 0, "T9")
-    assert not state.after_kong and state.to_act == (1, 2, 3)
-    state, _ = pass_window(state)
+    state, events = discard(state, 0, "T9")  # nobody can claim T9: seat 1 draws at once
+    assert types(events) == ["DISCARD", "DRAW"] and events[1].values["replacement"] == 0
     assert not state.after_kong and state.to_act == (1,)
 
 
@@ -584,16 +620,15 @@ def test_rule_4_robbing_an_added_kong():
     kongs = [(a, c) for a, c in MCR.legal_actions(state, 0) if a.kind == KONG]
     assert len(kongs) == 1 and kongs[0][1].label == "added kong 加杠"
     state, events = MCR.apply(state, kongs[0][0])
-    assert types(events) == ["CLAIM_WINDOW"] and events[0].values["robbing"] == 1
-    assert events[0].values["seats"] == 0b1110
-    assert state.phase == ROB and state.to_act == (1, 2, 3)
+    assert types(events) == ["CLAIM_WINDOW"] and events[0].values == {"robbing": 1}
+    assert state.phase == ROB and state.to_act == (2,)  # only seat 2 can rob
     assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, WIN]
-    assert all([a.kind for a, _ in MCR.legal_actions(state, s)] == [PASS] for s in (1, 3))
+    assert all(MCR.legal_actions(state, s) == [] for s in (0, 1, 3))
     refused(state, Action(2, PUNG), Reason.WRONG_PHASE)
-    refused(state, Action(1, WIN), NOT_WIN)
-    won, events = run(state, Action(1, PASS), Action(2, WIN), Action(3, PASS))
-    assert types(events) == ["PASS", "PASS", "WIN"] and events[2].values["robbed_kong"] == 1
-    assert "抢杠和 Robbing the Kong x1" in fan_names(won)
+    refused(state, Action(1, WIN), Reason.NOT_YOUR_TURN)
+    won, events = MCR.apply(state, Action(2, WIN))
+    assert types(events) == ["WIN"] and events[0].values["robbed_kong"] == 1
+    assert ("fan_47", 8) in fan_lines(won)  # 抢杠和 Robbing the Kong x1
     settlement = MCR.settle(won)
     pay = 8 + won.total
     assert settlement.outcome == "robbed_kong" and settlement.points == (-pay, -8, pay + 16, -8)
@@ -603,21 +638,19 @@ def test_rule_4_robbing_an_added_kong():
 def test_rule_4_added_kong_stands_when_nobody_robs():
     state = robbing_table()
     kong = next(a for a, _ in MCR.legal_actions(state, 0) if a.kind == KONG)
-    passed, events = run(state, kong, Action(1, PASS), Action(2, PASS), Action(3, PASS))
-    assert types(events) == ["CLAIM_WINDOW", "PASS", "PASS", "PASS", "KONG", "DRAW"]
-    assert events[4].values["added"] == 1
+    passed, events = run(state, kong, Action(2, PASS))  # seat 2, the one seat asked, passes the win
+    assert types(events) == ["CLAIM_WINDOW", "KONG", "DRAW"]
+    assert events[1].values["added"] == 1
     assert passed.melds[0][0][:2] == (KONG_MELD, 1) and len(passed.melds[0][0]) == 7
-    assert NOTATION.format_cards(events[5].cards) == "B2" and passed.after_kong and passed.to_act == (0,)
+    assert NOTATION.format_cards(events[2].cards) == "B2" and passed.after_kong and passed.to_act == (0,)
     state = robbing_table(None)
     kong = next(a for a, _ in MCR.legal_actions(state, 0) if a.kind == KONG)
-    state, events = MCR.apply(state, kong)
-    assert types(events) == ["CLAIM_WINDOW"] and events[0].values == {"seats": 0b1110, "robbing": 1}
-    assert state.phase == ROB and state.to_act == (1, 2, 3)  # a window even when nobody can win
-    assert all([a.kind for a, _ in MCR.legal_actions(state, s)] == [PASS] for s in (1, 2, 3))
-    state, events = pass_window(state)
-    assert types(events) == ["PASS"] * 3 + ["KONG", "DRAW"] and events[3].values["added"] == 1
+    state, events = MCR.apply(state, kong)  # nobody can win on the W5: no window, the kong stands at once
+    assert types(events) == ["KONG", "DRAW"] and events[0].values["added"] == 1
+    assert state.phase == TURN and state.tile == -1
     assert state.melds[0][0][:2] == (KONG_MELD, 1) and len(state.melds[0][0]) == 7
-    assert NOTATION.format_cards(events[4].cards) == "B2" and state.after_kong and state.to_act == (0,)
+    assert NOTATION.format_cards(events[1].cards) == "B2" and state.after_kong and state.to_act == (0,)
+    assert state.drawn == events[1].cards[0] and events[1].values["replacement"] == 1
 
 
 def test_rule_4_a_concealed_kong_cannot_be_robbed():
@@ -633,10 +666,8 @@ def test_rule_4_a_concealed_kong_cannot_be_robbed():
 def test_rule_7_exhausted_wall_is_a_drawn_hand():
     state = position([None] * 4, drawn="T9", live=0)
     assert all(a.kind != KONG for a, _ in MCR.legal_actions(state, 0))
-    state, events = discard(state, 0, "T9")
-    assert types(events) == ["DISCARD", "CLAIM_WINDOW"] and state.to_act == (1, 2, 3)
-    state, events = pass_window(state)
-    assert types(events) == ["PASS"] * 3 + ["DRAWN_GAME"] and state.finished
+    state, events = discard(state, 0, "T9")  # nobody can claim it: no window, and seat 1 cannot draw
+    assert types(events) == ["DISCARD", "DRAWN_GAME"] and state.finished
     settlement = MCR.settle(state)
     assert settlement.points == (0, 0, 0, 0) and settlement.outcome == "drawn" and settlement.winners == ()
     assert state.to_act == () and MCR.legal_actions(state, 0) == []
@@ -645,34 +676,40 @@ def test_rule_7_exhausted_wall_is_a_drawn_hand():
 
 def test_rule_7_the_last_discard_may_only_be_won():
     state = position([None, "W3 W4", "W5 W5", None], drawn="W5", live=0)
+    state, events = discard(state, 0, "W5")  # the chow and the pung are no claims now: no window
+    assert types(events) == ["DISCARD", "DRAWN_GAME"] and state.finished
+    # seat 1 (WIN_B: W4 W6, the next seat) is asked for its win only, seat 2 (W5 W5) not at all
+    state = position([None, WIN_B, "W5 W5", None], drawn="W5", live=0)
     state, events = discard(state, 0, "W5")
-    assert types(events) == ["DISCARD", "CLAIM_WINDOW"] and state.to_act == (1, 2, 3)
-    assert all([a.kind for a, _ in MCR.legal_actions(state, s)] == [PASS] for s in (1, 2, 3))
-    refused(state, Action(1, CHOW, ids_of(state, 1, "W3 W4")), Reason.WRONG_PHASE)
-    refused(state, Action(2, PUNG), Reason.WRONG_PHASE)
+    assert types(events) == ["DISCARD", "CLAIM_WINDOW"] and state.to_act == (1,)
+    assert [a.kind for a, _ in MCR.legal_actions(state, 1)] == [PASS, WIN]
+    assert MCR.legal_actions(state, 2) == []
+    refused(state, Action(1, CHOW, ids_of(state, 1, "W4 W6")), Reason.WRONG_PHASE)
+    refused(state, Action(2, PUNG), Reason.NOT_YOUR_TURN)
     state, events = pass_window(state)
-    assert types(events) == ["PASS"] * 3 + ["DRAWN_GAME"] and state.finished
+    assert types(events) == ["DRAWN_GAME"] and state.finished
 
 
 def test_rule_7_last_tile_claim_and_last_tile_draw():
     state = position([None, None, WIN_B, None], drawn="W5", live=0)
     state, _ = discard(state, 0, "W5")
-    state, _ = run(state, Action(1, PASS), Action(2, WIN), Action(3, PASS))
-    assert "海底捞月 Last Tile Claim x1" in fan_names(state)
+    assert state.to_act == (2,)
+    state, _ = MCR.apply(state, Action(2, WIN))
+    assert ("fan_45", 8) in fan_lines(state)  # 海底捞月 Last Tile Claim x1
     state = position([None, None, None, WIN_A], turn=2, drawn="T9", front="B5", live=1)
-    state, events = discard(state, 2, "T9")
-    assert types(events) == ["DISCARD", "CLAIM_WINDOW"] and state.to_act == (3, 0, 1)
-    state, events = pass_window(state)
-    assert types(events) == ["PASS"] * 3 + ["DRAW"] and state.to_act == (3,) and state.front == state.back
+    state, events = discard(state, 2, "T9")  # nobody can claim T9: seat 3 draws the last tile at once
+    assert types(events) == ["DISCARD", "DRAW"] and events[1].seat == 3
+    assert state.to_act == (3,) and state.front == state.back
     state, _ = MCR.apply(state, Action(3, WIN))
-    assert "妙手回春 Last Tile Draw x1" in fan_names(state)
+    assert ("fan_44", 8) in fan_lines(state)  # 妙手回春 Last Tile Draw x1
 
 
 def test_last_tile_win_when_three_copies_are_visible():
     state = position([None, None, WIN_B, None], drawn="W5", discards={1: "W5", 3: "W5 W5"})
     state, _ = discard(state, 0, "W5")
-    state, _ = run(state, Action(1, PASS), Action(2, WIN), Action(3, PASS))
-    assert "和绝张 Last Tile x1" in fan_names(state)
+    assert state.to_act == (2,)
+    state, _ = MCR.apply(state, Action(2, WIN))
+    assert ("fan_58", 4) in fan_lines(state)  # 和绝张 Last Tile x1
 
 
 # --- abandon, views, serialization -------------------------------------------------------------------
@@ -720,7 +757,10 @@ def _reference_view(state: State, seat: int) -> View:
         public["win_tile"] = ((state.drawn if state.outcome == 1 else state.tile),)  # 1: self-drawn
         counters.update(winner=state.winner, payer=state.payer, points=state.points, total=state.total)
     table_cards = (state.tile,) if state.phase in (CLAIM, ROB) else ()
-    return View(seat, ("turn", "claim", "rob_kong", "finished")[state.phase], state.to_act,
+    to_act = state.to_act  # rule 5: who is asked in a window is not public, a seat sees only itself
+    if state.phase in (CLAIM, ROB):
+        to_act = (seat,) if seat in state.to_act else ()
+    return View(seat, ("turn", "claim", "rob_kong", "finished")[state.phase], to_act,
                 ids(state.hands[seat]) if seat >= 0 else (), tuple(seats), public,
                 None, state.turn if table_cards else -1, table_cards, counters, over)
 
@@ -752,10 +792,11 @@ def test_views_equal_the_rule_by_rule_view_of_each_seat():
 
 def test_win_checks_equal_the_full_calculation_on_every_claim():
     """``win_result`` judges the shape first (cached) and looks at 和绝张 only for a winning
-    shape: along random rounds, every seat's check of every discard (and self-drawn tile)
-    answers as the calculator does with everything counted up front: fans, or the refusal's
-    reason and message."""
-    from referee.core import mcr_game
+    shape: along random rounds, every other seat's check of every discard, asked or not (the
+    check that decides who is asked, made here on the state before the discard: the same hands,
+    wall and face-up copies), of an added kong's tile, and of every self-drawn tile answers as the
+    calculator does with everything counted up front: fans, or the refusal's reason and message."""
+    from referee.core.games.mcr import rules as mcr_game
 
     def outcome(compute):
         try:
@@ -769,17 +810,20 @@ def test_win_checks_equal_the_full_calculation_on_every_claim():
         state = MCR.deal(Options(), f"wins-{n}".encode())
         while not state.finished:
             cases = []
-            if state.phase in (CLAIM, ROB):
-                cases = [(seat, state.tile, False) for seat in state.to_act]
-            elif state.drawn >= 0:
-                cases = [(state.turn, state.drawn, True)]
-            for seat, tile, self_drawn in cases:
-                full = mcr_game.win_hand(state, seat, tile, self_drawn, state.after_kong)
-                fast = outcome(lambda: mcr_game.win_result(state, seat, tile, self_drawn, state.after_kong))
+            if state.phase == ROB:
+                cases = [(seat, state.tile, False, True) for seat in others(state.turn)]
+            elif state.phase == TURN and state.drawn >= 0:
+                cases = [(state.turn, state.drawn, True, state.after_kong)]
+            seat = rnd.choice(state.to_act)
+            action = rnd.choice(MCR.legal_actions(state, seat))[0]
+            if action.kind == DISCARD:
+                cases += [(other, action.cards[0], False, False) for other in others(seat)]
+            for who, tile, self_drawn, kong_related in cases:
+                full = mcr_game.win_hand(state, who, tile, self_drawn, kong_related)
+                fast = outcome(lambda: mcr_game.win_result(state, who, tile, self_drawn, kong_related))
                 assert fast == outcome(lambda: mcr.calculate_fans(full, state.options.min_points))
                 checked += 1
-            seat = rnd.choice(state.to_act)
-            state, _ = MCR.apply(state, rnd.choice(MCR.legal_actions(state, seat))[0])
+            state, _ = MCR.apply(state, action)
     assert checked > 1000
     # and a win on the last copy of a kind (和绝张), counted in the fast path too
     state = position([None, None, WIN_B, None], drawn="W5", discards={1: "W5", 3: "W5 W5"})
@@ -790,7 +834,7 @@ def test_win_checks_equal_the_full_calculation_on_every_claim():
 
 
 def test_lowest_ids_of_a_kind():
-    from referee.core.mcr_game import _lowest
+    from referee.core.games.mcr.rules import _lowest
 
     hand = 0
     for t in (4, 6, 7, 40, 41, 136):  # W2 (kind 1) copies 0, 2, 3; T2 (kind 10) copies 0, 1; H1
@@ -824,13 +868,12 @@ def test_mcr_finished_views_hide_the_losers_tiles():
     concealed kongs); no view but a loser's own shows a tile of its hand or concealed kong."""
     self_drawn = kong_win()
     on_discard, _ = run(claim_table()[0], Action(1, PASS), Action(2, PASS), Action(3, WIN))
-    robbed, _ = run(robbing_table(), Action(0, KONG, ranks=(TILE_IDS["W5"],)),
-                    Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    robbed, _ = run(robbing_table(), Action(0, KONG, ranks=(TILE_IDS["W5"],)), Action(2, WIN))
     assert [MCR.settle(s).outcome for s in (self_drawn, on_discard, robbed)] == ["self_drawn", "won_on_discard",
                                                                                "robbed_kong"]
     finished = [self_drawn, on_discard, robbed]
     rnd = random.Random(13)
-    for n in range(8):  # random hands (min_points 0), every win on the way taken in a branch
+    for n in range(24):  # random hands (min_points 0), every win on the way taken in a branch
         state = MCR.deal(Options(min_points=0), f"hidden-{n}".encode())
         while not state.finished:
             for seat in state.to_act:
@@ -905,7 +948,7 @@ def test_mcr_rule_13_dealer_rotates_every_hand():
     # whoever wins: the dealer (self-drawn), another seat (on a discard), nobody (荒牌), a seat leaving
     dealer_won, _ = MCR.apply(position([None, None, WIN_A, None], turn=2, drawn="B5", dealer=2), Action(2, WIN))
     other_won, _ = run(claim_table()[0], Action(1, PASS), Action(2, PASS), Action(3, WIN))
-    drawn, _ = pass_window(discard(position([None] * 4, turn=1, drawn="T9", live=0, dealer=1), 1, "T9")[0])
+    drawn, _ = discard(position([None] * 4, turn=1, drawn="T9", live=0, dealer=1), 1, "T9")  # no window: 荒牌
     left, _ = MCR.apply(position([None] * 4, turn=3, drawn="T9", dealer=3), Action(1, ABANDON))
     cases = [(dealer_won, 2, 2, "self_drawn"), (other_won, 0, 3, "won_on_discard"), (drawn, 1, -1, "drawn"),
              (left, 3, -1, "abandoned")]
@@ -947,14 +990,11 @@ def test_mcr_rule_13_match_ends_after_hands():
     hands = match_hands(Options(), b"length", 16)
     for k, (_, finished) in enumerate(hands[:-1]):
         assert MCR.next_round(finished).round == k + 1
-    with pytest.raises(IllegalAction) as error:
-        MCR.next_round(hands[-1][1])
-    assert error.value.reason == Reason.MATCH_OVER
+    nxt = MCR.next_round(hands[-1][1])  # the next 局 at the same table
+    assert (nxt.round, nxt.totals, nxt.carry, nxt.number) == (0, (0,) * 4, None, 1)
     short = match_hands(Options(hands=2), b"short", 2)
     assert MCR.next_round(short[0][1]).round == 1
-    with pytest.raises(IllegalAction) as error:
-        MCR.next_round(short[1][1])
-    assert error.value.reason == Reason.MATCH_OVER
+    assert MCR.next_round(short[1][1]).number == 1
     with pytest.raises(IllegalAction) as error:  # a hand in progress has no next hand
         MCR.next_round(short[1][0])
     assert error.value.reason == Reason.GAME_NOT_FINISHED
@@ -982,14 +1022,15 @@ def won_on_the_last_discard(live):
     坎张) wins on it."""
     state = position([None, None, WIN_B, None], drawn="W5", live=live)
     state, _ = discard(state, 0, "W5")
-    state, _ = run(state, Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    assert state.to_act == (2,)  # the one seat that can claim
+    state, _ = MCR.apply(state, Action(2, WIN))
     return state
 
 
 def test_rule_7_last_tile_claim_exactly_at_the_end_of_the_wall():
     at_end, before = won_on_the_last_discard(live=0), won_on_the_last_discard(live=1)
-    assert fan_names(at_end) - fan_names(before) == {"海底捞月 Last Tile Claim x1"}
-    assert fan_names(before) - fan_names(at_end) == set()
+    assert fan_lines(at_end) - fan_lines(before) == {("fan_45", 8)}  # 海底捞月 Last Tile Claim x1
+    assert fan_lines(before) and fan_lines(before) - fan_lines(at_end) == set()
     assert at_end.total == before.total + 8  # 海底捞月 is 8 points and strikes nothing out
     assert MCR.settle(at_end).points[2] == 8 + at_end.total + 2 * 8  # the discarder 8 + total, the others 8
 
@@ -998,8 +1039,8 @@ def drawn_last(live):
     """Seat 2 discards T9, nobody claims, seat 3 (WIN_A: 清龙, 不求人, ...) draws B5 from a wall
     of ``live`` tiles and wins."""
     state = position([None, None, None, WIN_A], turn=2, drawn="T9", front="B5", live=live)
-    state, _ = discard(state, 2, "T9")
-    state, _ = pass_window(state)
+    state, events = discard(state, 2, "T9")  # nobody can claim T9: no window
+    assert types(events) == ["DISCARD", "DRAW"] and NOTATION.format_cards(events[1].cards) == "B5"
     assert state.to_act == (3,) and state.back - state.front == live - 1
     state, _ = MCR.apply(state, Action(3, WIN))
     return state
@@ -1007,8 +1048,8 @@ def drawn_last(live):
 
 def test_rule_7_last_tile_draw_exactly_at_the_end_of_the_wall():
     at_end, before = drawn_last(live=1), drawn_last(live=2)
-    assert fan_names(at_end) - fan_names(before) == {"妙手回春 Last Tile Draw x1"}
-    assert fan_names(before) - fan_names(at_end) == set()  # 自摸 is in 不求人 either way
+    assert fan_lines(at_end) - fan_lines(before) == {("fan_44", 8)}  # 妙手回春 Last Tile Draw x1
+    assert fan_lines(before) and fan_lines(before) - fan_lines(at_end) == set()  # 自摸 is in 不求人 either way
     assert at_end.total == before.total + 8
     assert MCR.settle(at_end).points[3] == 3 * (8 + at_end.total)
 
@@ -1019,15 +1060,25 @@ ALL_MELDED = [("chow", 1, "W1 W2 W3"), ("chow", 1, "T4 T5 T6"), ("pung", 3, "B7 
 def test_rule_10_seven_points_are_refused_eight_are_taken():
     # 全求人 (6) + 幺九刻 of W9 (1) = 7 points: UNDER_8 (单钓将 is not counted with 全求人)
     seven = position([None, None, "J1", None], drawn="J1", melds={2: ALL_MELDED + [("pung", 0, "W9 W9 W9")]})
-    seven, _ = discard(seven, 0, "J1")
-    refused(seven, Action(2, WIN), UNDER_8)
-    assert [a.kind for a, _ in MCR.legal_actions(seven, 2)] == [PASS]
+    with pytest.raises(IllegalAction) as error:
+        win_result(seven, 2, seven.drawn, False, False)
+    assert error.value.reason == UNDER_8
+    seven, events = discard(seven, 0, "J1")  # a win under the minimum is no claim: no window
+    assert types(events) == ["DISCARD", "DRAW"] and seven.to_act == (1,)
+    # the same seven points at a minimum of 7: seat 2 is asked and wins
+    taken = position([None, None, "J1", None], drawn="J1", melds={2: ALL_MELDED + [("pung", 0, "W9 W9 W9")]},
+                     min_points=7)
+    taken, _ = discard(taken, 0, "J1")
+    assert taken.to_act == (2,) and [a.kind for a, _ in MCR.legal_actions(taken, 2)] == [PASS, WIN]
+    taken, _ = MCR.apply(taken, Action(2, WIN))
+    assert taken.finished and taken.points == 7
     # 全求人 (6) + 箭刻 of J2 (2) = 8 points: a win
     eight = position([None, None, "J1", None], drawn="J1", melds={2: ALL_MELDED + [("pung", 0, "J2 J2 J2")]})
     eight, _ = discard(eight, 0, "J1")
-    eight, _ = run(eight, Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    assert eight.to_act == (2,) and [a.kind for a, _ in MCR.legal_actions(eight, 2)] == [PASS, WIN]
+    eight, _ = MCR.apply(eight, Action(2, WIN))
     assert eight.finished and eight.points == 8 and eight.total == 8
-    assert fan_names(eight) == {"全求人 Melded Hand x1", "箭刻 Dragon Pung x1"}
+    assert fan_lines(eight) == {("fan_52", 6), ("fan_59", 2)}  # 全求人 Melded Hand x1, 箭刻 Dragon Pung x1
 
 
 def test_rule_10_the_calculator_refuses_seven_points_and_takes_eight():
@@ -1049,16 +1100,19 @@ def test_rule_9_last_tile_counts_the_copies_in_exposed_melds():
     # 和绝张: the three other W5 lie in seat 1's pung, claimed from seat 0; seat 2 wins on the last
     state = position([None, None, WIN_B, None], drawn="W5", melds={1: [("pung", 0, "W5 W5 W5")]})
     state, _ = discard(state, 0, "W5")
-    state, _ = run(state, Action(1, PASS), Action(2, WIN), Action(3, PASS))
-    assert "和绝张 Last Tile x1" in fan_names(state)
+    assert state.to_act == (2,)
+    state, _ = MCR.apply(state, Action(2, WIN))
+    assert ("fan_58", 4) in fan_lines(state)  # 和绝张 Last Tile x1
 
 
 def test_rule_9_no_last_tile_while_a_copy_is_unseen():
     # WIN_B waits on W5 alone (W4 W6) and holds none; one W5 in a river: not the last tile
     state = position([None, None, WIN_B, None], drawn="W5", discards={3: "W5"})
     state, _ = discard(state, 0, "W5")
-    state, _ = run(state, Action(1, PASS), Action(2, WIN), Action(3, PASS))
-    assert state.finished and not any(name.startswith("和绝张") for name in fan_names(state))
+    assert state.to_act == (2,)
+    state, _ = MCR.apply(state, Action(2, WIN))
+    assert state.finished and state.winner == 2 and fan_lines(state)
+    assert all(name != "fan_58" for name, _ in fan_lines(state))  # no 和绝张
 
 
 def test_rule_2_deal_events_carry_each_seats_wind_from_the_dealer():

@@ -13,11 +13,11 @@ import marshal
 
 import pytest
 
-from referee.core import mcr
+from referee.core.games.mcr import fans as mcr
 from referee.core.decisions import Window
 from referee.core.errors import IllegalAction, InvalidAction, Reason
 from referee.core.game import PASS, Action, Combo, Event, Meld
-from referee.core.mcr_game import (CHOW, CHOW_MELD, DISCARD, KONG, KONG_MELD, MCR, NOTATION, PUNG, PUNG_MELD, TURN, WIN,
+from referee.core.games.mcr.rules import (CHOW, CHOW_MELD, DISCARD, KONG, KONG_MELD, MCR, NOTATION, PUNG, PUNG_MELD, TURN, WIN,
                                    Options, win_hand)
 
 from test_mcr_wall import deal_from_wall
@@ -85,7 +85,7 @@ def test_mcr_rule_2_a_dealt_hand_starts_with_no_window_no_winner_and_no_score():
     state = MCR.deal(Options(dealer=1), b"fresh")
     assert (state.phase, state.to_act, state.turn) == (TURN, (1,), 1)
     assert (state.tile, state.window, state.after_kong) == (-1, Window(), False)
-    assert (state.winner, state.payer, state.fans, state.points, state.total) == (-1, -1, (), 0, 0)
+    assert (state.winner, state.payer, state.fans, state.points, state.total) == (-1, -1, b"", 0, 0)
     assert (state.outcome, state.abandoned, state.step) == (0, -1, 0)
     assert state.melds == ((),) * 4 and state.discards == ((),) * 4
     assert MCR.unpack(MCR.pack(state)) == state
@@ -123,14 +123,15 @@ def test_mcr_rule_2_the_deal_events_give_each_seat_its_wind():
 
 
 def test_mcr_rule_3_h1_drawn_in_play_is_a_flower_and_so_is_its_replacement():
-    """Seat 1 draws H1 (id 136, the first flower) from the front: set aside, replaced from the
-    back by H2 (137), set aside too, replaced by B7 (id 96): three tiles leave the wall."""
+    """Seat 0 discards T9 (id 68) nobody can claim, so seat 1 draws at once: H1 (id 136, the
+    first flower) from the front, set aside, replaced from the back by H2 (137), set aside too,
+    replaced by B7 (id 96): three tiles leave the wall."""
     state = position([None] * 4, drawn="T9", front="H1 W9", back="H2 B7")
     live = state.back - state.front
-    state, _ = run(state, Action(0, DISCARD, (state.drawn,)))
-    state, events = run(state, Action(1, PASS), Action(2, PASS), Action(3, PASS))
-    assert events[3:] == [Event("FLOWER", 1, (136,)), Event("FLOWER", 1, (137,)),
-                          Event("DRAW", 1, (96,), values={"replacement": 1, "wall": live - 3})]
+    assert state.drawn == 68
+    state, events = run(state, Action(0, DISCARD, (68,)))
+    assert events == [Event("DISCARD", 0, (68,)), Event("FLOWER", 1, (136,)), Event("FLOWER", 1, (137,)),
+                      Event("DRAW", 1, (96,), values={"replacement": 1, "wall": live - 3})]
     assert state.flowers[1] == (136, 137) and state.drawn == 96 and not state.after_kong
     assert MCR.view(state, 1).counters["wall"] == live - 3 and MCR.view(state, 1).counters["drawn"] == 96
     assert not state.hands[1] >> 136
@@ -268,12 +269,13 @@ def test_mcr_rule_4_the_added_kong_offered():
 
 def test_mcr_rule_4_an_added_kong_event_shows_its_four_tiles():
     """An added kong (加杠) that nobody robs stands: its KONG event shows the whole kong, the
-    three W5 of the pung (ids 17 18 19, claimed from seat 1) and the added fourth (id 16)."""
+    three W5 of the pung (ids 17 18 19, claimed from seat 1) and the added fourth (id 16).
+    Seat 2 (WIN_B), the one seat that could rob it, passes."""
     state = robbing_table()
     assert state.drawn == 16 and state.melds[0][0][3:] == (17, 18, 19)
-    state, events = run(state, Action(0, KONG, (16,)), Action(1, PASS), Action(2, PASS), Action(3, PASS))
-    assert types(events) == ["CLAIM_WINDOW", "PASS", "PASS", "PASS", "KONG", "DRAW"]
-    kong = events[4]
+    state, events = run(state, Action(0, KONG, (16,)), Action(2, PASS))
+    assert types(events) == ["CLAIM_WINDOW", "KONG", "DRAW"]
+    kong = events[1]
     assert (kong.seat, kong.cards, kong.values) == (0, (16, 17, 18, 19), {"added": 1, "from": 1})
     assert state.melds[0] == ((KONG_MELD, 1, 17, 16, 17, 18, 19),)  # from seat 1, claimed 17
 
@@ -281,23 +283,127 @@ def test_mcr_rule_4_an_added_kong_event_shows_its_four_tiles():
 # --- rule 5: claims -----------------------------------------------------------------------------------
 
 def test_mcr_rule_5_the_claim_window_state():
-    """A discard opens the window: the tile leaves the hand for the river, the three other
-    seats are asked from the discarder's next seat, and nothing is drawn."""
+    """A discard seat 1 may chow (W3 W4) and seat 2 pung (W5 W5) opens the window: the tile
+    leaves the hand for the river, those two seats are asked from the discarder's next seat
+    (seat 3, with nothing to claim, is not), and nothing is drawn. Each asked seat's view shows
+    it awaited, the other views nobody."""
     before = position([None, "W3 W4", "W5 W5", None], drawn="W5")
     state, events = run(before, Action(0, DISCARD, (18,)))
     hands = list(before.hands)
     hands[0] &= ~(1 << 18)
-    assert state == before._replace(hands=tuple(hands), discards=((18,), (), (), ()), phase=1, to_act=(1, 2, 3),
-                                    turn=0, tile=18, window=Window.open((1, 2, 3)), drawn=-1, after_kong=False,
+    assert state == before._replace(hands=tuple(hands), discards=((18,), (), (), ()), phase=1, to_act=(1, 2),
+                                    turn=0, tile=18, window=Window.open((1, 2)), drawn=-1, after_kong=False,
                                     step=1)
-    assert events == [Event("DISCARD", 0, (18,)), Event("CLAIM_WINDOW", 0, (18,), values={"seats": 14, "robbing": 0})]
+    assert events == [Event("DISCARD", 0, (18,)), Event("CLAIM_WINDOW", 0, (18,), values={"robbing": 0})]
     assert [MCR.view(state, s).counters["drawn"] for s in range(-1, 4)] == [-1] * 5
+    awaited = {-1: (), 0: (), 1: (1,), 2: (2,), 3: ()}
     for viewer in range(-1, 4):  # the window's tile is on the table, the discarder's
         view = MCR.view(state, viewer)
-        assert (view.phase, view.to_act, view.table_seat, view.table_cards) == ("claim", (1, 2, 3), 0, (18,))
+        assert (view.phase, view.to_act, view.table_seat, view.table_cards) == ("claim", awaited[viewer], 0, (18,))
         assert view.public_cards == {"claim_tile": (18,)} and view.counters["turn"] == 0
     view = MCR.view(before, 2)
     assert (view.phase, view.table_seat, view.table_cards, view.public_cards) == ("turn", -1, (), {})
+
+
+def test_mcr_rule_5_a_discard_nobody_can_claim_opens_no_window():
+    """Seat 0 discards T9 (id 68) and no seat can claim it (quiet hands): no window opens, seat 1
+    draws W9 (id 32) from the front in the same apply; the events are DISCARD then DRAW, the
+    state is seat 1's turn (no window, no window tile), one step on."""
+    before = position([None] * 4, drawn="T9", front="W9")
+    live = before.back - before.front
+    assert before.drawn == 68 and before.wall[before.front] == 32
+    state, events = run(before, Action(0, DISCARD, (68,)))
+    assert events == [Event("DISCARD", 0, (68,)), Event("DRAW", 1, (32,), values={"replacement": 0, "wall": live - 1})]
+    hands = list(before.hands)
+    hands[0] &= ~(1 << 68)
+    hands[1] |= 1 << 32
+    assert state == before._replace(hands=tuple(hands), discards=((68,), (), (), ()), front=before.front + 1,
+                                    phase=TURN, to_act=(1,), turn=1, tile=-1, window=Window(), drawn=32,
+                                    after_kong=False, step=1)
+    for viewer in range(-1, 4):  # a turn is public: every viewer sees seat 1 on turn, no claim tile
+        view = MCR.view(state, viewer)
+        assert (view.phase, view.to_act, view.public_cards, view.table_cards) == ("turn", (1,), {}, ())
+        assert view.counters["drawn"] == (32 if viewer == 1 else -1)
+    assert [a.kind for a, _ in MCR.legal_actions(state, 1)] == [DISCARD] * 14
+
+
+def test_mcr_rule_5_only_the_seats_that_can_claim_are_asked():
+    """Seat 0 discards W5 (id 18) and only seat 2 (W5 W5: ids 16 17) can claim it, by a pung:
+    the window asks seat 2 alone. Seat 2's view shows it awaited; the discarder's, seat 1's,
+    seat 3's and a spectator's show nobody (who is asked is not public; the table's owner sees
+    the asked seat), and the seats not asked have no legal action (NOT_YOUR_TURN)."""
+    state, events = run(position([None, None, "W5 W5", None], drawn="W5"), Action(0, DISCARD, (18,)))
+    assert types(events) == ["DISCARD", "CLAIM_WINDOW"]
+    assert (state.phase, state.to_act, state.window, state.tile) == (1, (2,), Window.open((2,)), 18)
+    assert MCR.to_act_for(state, None) == (2,)
+    for viewer in range(-1, 4):
+        view = MCR.view(state, viewer)
+        assert (view.phase, view.to_act, view.public_cards) == ("claim", (2,) if viewer == 2 else (),
+                                                                 {"claim_tile": (18,)})
+    assert [v.to_act for v in MCR.views(state, range(-1, 4))] == [(), (), (), (2,), ()]
+    assert MCR.legal_actions(state, 2) == [(Action(2, PASS), None),
+                                           (Action(2, PUNG, (16, 17)), Combo("pung", W5, 1, 3, (W5,) * 3, "pung 碰"))]
+    for seat in (0, 1, 3):
+        assert MCR.legal_actions(state, seat) == []
+        verdict = MCR.check(state, Action(seat, PASS))
+        assert not verdict.legal and verdict.reason == Reason.NOT_YOUR_TURN
+    passed, events = run(state, Action(2, PASS))
+    assert types(events) == ["DRAW"] and events[0].seat == 1 and passed.to_act == (1,)
+
+
+def test_mcr_rule_5_no_pass_event_when_a_window_closes_with_all_passes():
+    """Seats 1 (chow W3 W4), 2 (pung W5 W5) and 3 (WIN_B, a win) are asked about seat 0's W5
+    (id 18); they all pass: the window closes with no PASS event, only seat 1's draw of B7 (id
+    96). The seat that could rob an added kong passes: only the kong and its replacement B2 (id
+    76) are told. The game has no PASS event type."""
+    before = position([None, "W3 W4", "W5 W5", WIN_B], drawn="W5", front="B7")
+    live = before.back - before.front
+    state, _ = run(before, Action(0, DISCARD, (18,)))
+    assert state.to_act == (1, 2, 3)
+    answers = []
+    for seat in (3, 1, 2):
+        state, events = MCR.apply(state, Action(seat, PASS))
+        answers.append(events)
+    assert answers == [[], [], [Event("DRAW", 1, (96,), values={"replacement": 0, "wall": live - 1})]]
+    robbing = robbing_table()
+    live = robbing.back - robbing.front
+    state, events = run(robbing, Action(0, KONG, (16,)))
+    assert types(events) == ["CLAIM_WINDOW"] and state.to_act == (2,)
+    state, events = MCR.apply(state, Action(2, PASS))
+    assert events == [Event("KONG", 0, (16, 17, 18, 19), values={"added": 1, "from": 1}),
+                      Event("DRAW", 0, (76,), values={"replacement": 1, "wall": live - 1})]
+    assert "PASS" not in MCR.event_types
+
+
+def test_mcr_rule_5_an_added_kong_nobody_can_rob_stands_at_once():
+    """Seat 0 adds the fourth W5 (id 16) to its pung (ids 17-19, from seat 1) and no seat can win
+    on it: no robbing window opens; in the same apply the kong stands (KONG, its four tiles) and
+    the replacement B2 (id 76) is drawn from the back: seat 0 on turn after a kong."""
+    before = robbing_table(None)
+    live = before.back - before.front
+    assert before.drawn == 16 and before.wall[before.back - 1] == 76
+    state, events = run(before, Action(0, KONG, (16,)))
+    assert events == [Event("KONG", 0, (16, 17, 18, 19), values={"added": 1, "from": 1}),
+                      Event("DRAW", 0, (76,), values={"replacement": 1, "wall": live - 1})]
+    hands = list(before.hands)
+    hands[0] = hands[0] & ~(1 << 16) | 1 << 76
+    assert state == before._replace(hands=tuple(hands), melds=(((KONG_MELD, 1, 17, 16, 17, 18, 19),), (), (), ()),
+                                    back=before.back - 1, phase=TURN, to_act=(0,), turn=0, tile=-1,
+                                    window=Window(), drawn=76, after_kong=True, step=1)
+
+
+def test_mcr_rule_5_the_claim_window_event_carries_no_seats_value():
+    """CLAIM_WINDOW names the seat that discarded (or adds the kong) and the tile, with the one
+    value ``robbing``: the window asking seat 2 alone and the one asking seats 1 and 2 about
+    the same W5 (id 18) are told alike; a robbing window says robbing 1."""
+    alone, events_alone = run(position([None, None, "W5 W5", None], drawn="W5"), Action(0, DISCARD, (18,)))
+    both, events_both = run(position([None, "W3 W4", "W5 W5", None], drawn="W5"), Action(0, DISCARD, (18,)))
+    assert (alone.to_act, both.to_act) == ((2,), (1, 2))
+    window = Event("CLAIM_WINDOW", 0, (18,), values={"robbing": 0})
+    assert events_alone == events_both == [Event("DISCARD", 0, (18,)), window]
+    _, events = run(robbing_table(), Action(0, KONG, (16,)))
+    assert events == [Event("CLAIM_WINDOW", 0, (16,), values={"robbing": 1})]
+    assert set(MCR.event_types["CLAIM_WINDOW"].values) == {"robbing"}
 
 
 def test_mcr_rule_5_a_pung_is_offered_as_three_tiles():
@@ -339,19 +445,21 @@ def test_mcr_rule_5_a_kong_claim_beats_a_chow_and_loses_to_a_win():
     state = position([None, "W3 W4", "W5 W5 W5", WIN_B], drawn="W5", back="B7")
     state, _ = run(state, Action(0, DISCARD, (19,)))
     chow = Action(1, CHOW, (8, 12))
+    assert state.to_act == (1, 2, 3)
     kong, events = run(state, chow, Action(2, KONG), Action(3, PASS))
-    assert types(events) == ["PASS", "KONG", "DRAW"]
-    assert events[1] == Event("KONG", 2, (16, 17, 18, 19), values={"from": 0, "claimed": 19})
-    assert events[2].cards == (96,) and events[2].values["replacement"] == 1  # B7 from the back
+    assert types(events) == ["KONG", "DRAW"]
+    assert events[0] == Event("KONG", 2, (16, 17, 18, 19), values={"from": 0, "claimed": 19})
+    assert events[1].cards == (96,) and events[1].values["replacement"] == 1  # B7 from the back
     assert kong.melds[2] == ((KONG_MELD, 0, 19, 16, 17, 18, 19),) and kong.after_kong and kong.to_act == (2,)
     won, events = run(state, chow, Action(2, KONG), Action(3, WIN))
     assert types(events) == ["WIN"] and won.winner == 3 and won.payer == 0
 
 
-def claimed_state(before, claimer, meld_kind, own, discarder, tile):
-    """The state after ``claimer``'s chow or pung of ``discarder``'s ``tile``, worked out by hand:
-    the claimed tile leaves the river, the claimer's own tiles its hand, the meld is recorded,
-    and the claimer is on turn with no drawn tile, no open window and no window tile (-1)."""
+def claimed_state(before, claimer, meld_kind, own, discarder, tile, asked):
+    """The state after ``claimer``'s chow or pung of ``discarder``'s ``tile`` (the discard and the
+    answers of the ``asked`` seats), worked out by hand: the claimed tile leaves the river, the
+    claimer's own tiles its hand, the meld is recorded, and the claimer is on turn with no drawn
+    tile, no open window and no window tile (-1)."""
     hands = list(before.hands)
     hands[discarder] &= ~(1 << tile)
     for t in own:
@@ -360,7 +468,7 @@ def claimed_state(before, claimer, meld_kind, own, discarder, tile):
     melds[claimer] = melds[claimer] + ((meld_kind, discarder, tile) + tuple(sorted(own + (tile,))),)
     # the rivers are as before: the claimed tile went into the discarder's river and left it
     return before._replace(hands=tuple(hands), melds=tuple(melds), phase=TURN, to_act=(claimer,), turn=claimer,
-                           drawn=-1, after_kong=False, tile=-1, window=Window(), step=before.step + 4)
+                           drawn=-1, after_kong=False, tile=-1, window=Window(), step=before.step + 1 + asked)
 
 
 def test_mcr_rule_5_after_a_pung_or_chow_the_state_has_no_window_tile():
@@ -369,14 +477,16 @@ def test_mcr_rule_5_after_a_pung_or_chow_the_state_has_no_window_tile():
     before = position([None, "W3 W4 F1 F1 F1 F1", "W5 W5", None], drawn="W5", discards={0: "B9 J3"})
     # ids: seat 1 W3 W4 = 8 12, seat 2 W5 W5 = 16 17, the drawn W5 = 18; seat 0's river B9 J3 = 104 132
     assert before.drawn == 18 and before.discards[0] == (104, 132)
-    state, _ = run(before, Action(0, DISCARD, (18,)), Action(1, PASS), Action(2, PUNG), Action(3, PASS))
+    # seat 1 may chow, seat 2 pung: those two are asked (seat 3 is not)
+    assert run(before, Action(0, DISCARD, (18,)))[0].to_act == (1, 2)
+    state, _ = run(before, Action(0, DISCARD, (18,)), Action(1, PASS), Action(2, PUNG))
     assert state.discards[0] == (104, 132)
-    assert state == claimed_state(before, 2, PUNG_MELD, (16, 17), 0, 18)
-    assert MCR.digest(state) == MCR.digest(claimed_state(before, 2, PUNG_MELD, (16, 17), 0, 18))
+    assert state == claimed_state(before, 2, PUNG_MELD, (16, 17), 0, 18, 2)
+    assert MCR.digest(state) == MCR.digest(claimed_state(before, 2, PUNG_MELD, (16, 17), 0, 18, 2))
     # the pung claimed from seat 0 is face up to everybody
     assert [MCR.view(state, s).seats[2].melds for s in (-1, 0, 1, 2, 3)] == [(Meld("pung", (16, 17, 18), 0),)] * 5
-    state, _ = run(before, Action(0, DISCARD, (18,)), Action(1, CHOW, (8, 12)), Action(2, PASS), Action(3, PASS))
-    assert state == claimed_state(before, 1, CHOW_MELD, (8, 12), 0, 18)
+    state, _ = run(before, Action(0, DISCARD, (18,)), Action(1, CHOW, (8, 12)), Action(2, PASS))
+    assert state == claimed_state(before, 1, CHOW_MELD, (8, 12), 0, 18, 2)
     # rule 4: after a claim the seat only discards: no self-drawn win, no kong
     assert {a.kind for a, _ in MCR.legal_actions(state, 1)} == {DISCARD}
     assert MCR.check(state, Action(1, WIN)).reason == "NOT_WIN"
@@ -388,7 +498,7 @@ def test_mcr_rule_5_a_tile_won_on_a_discard_leaves_the_discarders_river():
     again, and the winner's hand holds the W5."""
     state = position([None, None, WIN_B, None], drawn="W5", discards={0: "B9 J3"})
     assert state.drawn == 16 and state.discards[0] == (104, 132)
-    won, _ = run(state, Action(0, DISCARD, (16,)), Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    won, _ = run(state, Action(0, DISCARD, (16,)), Action(2, WIN))  # seat 2 alone is asked
     assert won.discards == ((104, 132), (), (), ()) and won.hands[2] >> 16 & 1
 
 
@@ -401,11 +511,18 @@ def test_mcr_rule_5_claims_are_offered_while_one_tile_is_left():
     assert [a.kind for a, _ in MCR.legal_actions(state, 1)] == [PASS, CHOW]
     assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, PUNG]
     assert MCR.check(state, Action(1, CHOW, (8, 12))).legal and MCR.check(state, Action(2, PUNG)).legal
-    state, events = run(state, Action(1, PASS), Action(2, PUNG), Action(3, PASS))
-    assert types(events) == ["PASS", "PASS", "PUNG"] and state.to_act == (2,)
-    last = position([None, "W3 W4", "W5 W5", None], drawn="W5", live=0)  # no tile left: no claim but a win
+    assert state.to_act == (1, 2)
+    state, events = run(state, Action(1, PASS), Action(2, PUNG))
+    assert types(events) == ["PUNG"] and state.to_act == (2,)
+    # no tile left: no claim but a win. Nobody can win: no window, the hand is drawn at once
+    last = position([None, "W3 W4", "W5 W5", None], drawn="W5", live=0)
+    last, events = run(last, Action(0, DISCARD, (18,)))
+    assert events == [Event("DISCARD", 0, (18,)), Event("DRAWN_GAME")] and last.finished
+    # seat 3 (WIN_B) can win on it: it alone is asked, seat 1's chow and seat 2's pung are not offered
+    last = position([None, "W3 W4", "W5 W5", WIN_B], drawn="W5", live=0)
     last, _ = run(last, Action(0, DISCARD, (18,)))
-    assert [MCR.legal_actions(last, s) for s in (1, 2)] == [[(Action(1, PASS), None)], [(Action(2, PASS), None)]]
+    assert last.to_act == (3,) and [MCR.legal_actions(last, s) for s in (1, 2)] == [[], []]
+    assert [a.kind for a, _ in MCR.legal_actions(last, 3)] == [PASS, WIN]
 
 
 def test_mcr_rule_5_a_pung_names_two_tiles_of_the_discards_kind_a_kong_three():
@@ -437,11 +554,19 @@ def test_mcr_rule_5_a_pung_named_by_kind():
 
 
 def test_mcr_rule_5_one_copy_of_the_discard_claims_nothing():
-    """Seat 2 holds one W5 (id 16) when W5 (id 17) is discarded: no pung, no kong."""
-    state = position([None, None, "W5", None], drawn="W5")
-    state, _ = run(state, Action(0, DISCARD, (17,)))
-    assert MCR.legal_actions(state, 2) == [(Action(2, PASS), None)]
-    assert MCR.check(state, Action(2, PUNG)).reason == Reason.CARDS_NOT_IN_HAND
+    """Seat 2 holds one W5 (id 16) when W5 (id 17) is discarded: no pung, no kong. With nothing
+    else it is not asked (no window: seat 1 draws B7, id 96, at once); waiting on W5 with it
+    (T1-T9 B1 B2 B3 W5: 清龙) it is asked for the win only, and a pung or a kong is refused."""
+    state = position([None, None, "W5", None], drawn="W5", front="B7")
+    live = state.back - state.front
+    state, events = run(state, Action(0, DISCARD, (17,)))
+    assert events == [Event("DISCARD", 0, (17,)), Event("DRAW", 1, (96,), values={"replacement": 0, "wall": live - 1})]
+    assert MCR.legal_actions(state, 2) == []
+    waiting = position([None, None, "T1 T2 T3 T4 T5 T6 T7 T8 T9 B1 B2 B3 W5", None], drawn="W5")
+    waiting, _ = run(waiting, Action(0, DISCARD, (17,)))
+    assert waiting.to_act == (2,) and [a.kind for a, _ in MCR.legal_actions(waiting, 2)] == [PASS, WIN]
+    assert MCR.check(waiting, Action(2, PUNG)).reason == Reason.CARDS_NOT_IN_HAND
+    assert MCR.check(waiting, Action(2, KONG)).reason == Reason.CARDS_NOT_IN_HAND
 
 
 def test_mcr_rule_5_a_chow_named_or_not():
@@ -459,8 +584,9 @@ def test_mcr_rule_5_a_chow_named_or_not():
         verdict = MCR.check(state, Action(1, CHOW, ranks=ranks))
         assert not verdict.legal and verdict.reason == Reason.CARDS_NOT_IN_HAND, ranks
     assert MCR.check(state, Action(1, CHOW, ranks=(9, 10, 11))).action == Action(1, CHOW, (40, 44))
-    none = position([None, "B1 B5", None, None], drawn="W5")
+    none = position([None, "B1 B5 W5 W5", None, None], drawn="W5")  # asked for its pung, no chow
     none, _ = run(none, Action(0, DISCARD, (none.drawn,)))
+    assert none.to_act == (1,) and [a.kind for a, _ in MCR.legal_actions(none, 1)] == [PASS, PUNG]
     verdict = MCR.check(none, Action(1, CHOW))
     assert (verdict.legal, verdict.reason, verdict.message) == (False, Reason.NOT_A_COMBINATION, "no chow")
     several = position([None, "W3 W4 W6", None, None], drawn="W5")
@@ -471,11 +597,13 @@ def test_mcr_rule_5_a_chow_named_or_not():
 
 
 def test_mcr_rule_5_no_chow_of_honors_or_across_suits():
-    """A chow is a run of one suit: F2 F3 do not chow F1; W8 W9 do not chow T1 (T2 T3 do); W8 T1
-    do not chow W9 (W7 W8 do)."""
-    honors = position([None, "F2 F3 B8 B9", None, None], drawn="F1")
+    """A chow is a run of one suit: F2 F3 do not chow F1 (seat 1, asked for its F1 pung, ids
+    108 109); W8 W9 do not chow T1 (T2 T3 do); W8 T1 do not chow W9 (W7 W8 do)."""
+    honors = position([None, "F1 F1 F2 F3 B8 B9", None, None], drawn="F1")
     honors, _ = run(honors, Action(0, DISCARD, (honors.drawn,)))
-    assert MCR.legal_actions(honors, 1) == [(Action(1, PASS), None)]
+    assert honors.to_act == (1,)
+    assert MCR.legal_actions(honors, 1) == [(Action(1, PASS), None),
+                                            (Action(1, PUNG, (108, 109)), Combo("pung", 27, 1, 3, (27,) * 3, "pung 碰"))]
     f2, f3 = 112, 116
     verdict = MCR.check(honors, Action(1, CHOW, (f2, f3)))
     assert not verdict.legal and verdict.reason == Reason.NOT_A_COMBINATION
@@ -505,27 +633,33 @@ def test_mcr_rule_5_b9_ends_a_run_of_dots():
 
 
 def test_mcr_rule_5_a_robbing_window_offers_only_the_win():
-    """While an added kong of W5 may be robbed, seat 1 (holding W4 W6, the next seat) may not
-    chow it: the robbing window offers WIN or PASS only (seat 2, WIN_B, may win)."""
-    state = position([None, "W4 W6", WIN_B, None], drawn="W5", melds={0: [("pung", 1, "W5 W5 W5")]}, back="B2")
+    """While an added kong of W5 may be robbed, seat 1 (WIN_B, holding W4 W6, the next seat) may
+    win but not chow it: the robbing window offers WIN or PASS only, where a discarded W5 would
+    be offered to it as a chow too."""
+    state = position([None, WIN_B, None, None], drawn="W5", melds={0: [("pung", 1, "W5 W5 W5")]}, back="B2")
     state, events = MCR.apply(state, Action(0, KONG, ranks=(W5,)))
-    assert state.phase == 2 and types(events) == ["CLAIM_WINDOW"]
-    assert MCR.legal_actions(state, 1) == [(Action(1, PASS), None)]
-    assert [a.kind for a, _ in MCR.legal_actions(state, 2)] == [PASS, WIN]
+    assert state.phase == 2 and types(events) == ["CLAIM_WINDOW"] and state.to_act == (1,)
+    assert [a.kind for a, _ in MCR.legal_actions(state, 1)] == [PASS, WIN]
     assert MCR.check(state, Action(1, CHOW, ranks=(3, 5))).reason == Reason.WRONG_PHASE
+    discarded = position([None, WIN_B, None, None], drawn="W5")
+    discarded, _ = run(discarded, Action(0, DISCARD, (discarded.drawn,)))
+    assert [a.kind for a, _ in MCR.legal_actions(discarded, 1)] == [PASS, CHOW, WIN]
 
 
 # --- rule 7: the end of the wall ----------------------------------------------------------------------
 
 def test_mcr_rule_7_an_exhausted_wall_ends_the_hand_with_nothing_drawn():
-    """Nobody claims the last discard and the wall is empty: the hand is drawn, nobody on turn,
-    no drawn tile in any view, the state otherwise that of the window."""
+    """Nobody can claim the last discard (T9, id 68) and the wall is empty: no window opens, the
+    hand is drawn in the same apply, nobody on turn, no drawn tile in any view, the state
+    otherwise that of the discard."""
     state = position([None] * 4, drawn="T9", live=0)
-    window, _ = run(state, Action(0, DISCARD, (state.drawn,)))
-    over, events = run(window, Action(1, PASS), Action(2, PASS), Action(3, PASS))
-    assert events == [Event("PASS", 1), Event("PASS", 2), Event("PASS", 3), Event("DRAWN_GAME")]
-    assert over == window._replace(phase=3, to_act=(), turn=1, tile=-1, window=Window(), drawn=-1, outcome=4,
-                                   step=window.step + 3)
+    assert state.drawn == 68
+    over, events = run(state, Action(0, DISCARD, (68,)))
+    assert events == [Event("DISCARD", 0, (68,)), Event("DRAWN_GAME")]
+    hands = list(state.hands)
+    hands[0] &= ~(1 << 68)
+    assert over == state._replace(hands=tuple(hands), discards=((68,), (), (), ()), phase=3, to_act=(), turn=1,
+                                  tile=-1, window=Window(), drawn=-1, outcome=4, step=state.step + 1)
     assert [MCR.view(over, s).counters["drawn"] for s in range(-1, 4)] == [-1] * 5
     settlement = MCR.settle(over)
     assert (settlement.points, settlement.winners, settlement.outcome) == ((0, 0, 0, 0), (), "drawn")
@@ -535,7 +669,14 @@ def test_mcr_rule_7_an_exhausted_wall_ends_the_hand_with_nothing_drawn():
 # --- rules 9-10: 和绝张, the last tile (three other copies face up), and the minimum ---------------------
 
 def last_tile(state) -> bool:
-    return any(name.startswith("和绝张") for name, _ in MCR.settle(state).breakdown)
+    """Whether the won hand counts 和绝张 (fan 58, 4 points, once): its breakdown line and its fans."""
+    breakdown = dict(MCR.settle(state).breakdown)
+    assert breakdown["total"] == state.total > 0  # a won hand
+    pairs = dict(zip(state.fans[0::2], state.fans[1::2]))
+    assert ("fan_58" in breakdown) == (58 in pairs)
+    if 58 in pairs:
+        assert (breakdown["fan_58"], pairs[58]) == (4, 1)
+    return "fan_58" in breakdown
 
 
 def test_mcr_rule_9_last_tile_self_drawn_with_the_three_others_face_up():
@@ -560,7 +701,7 @@ def test_mcr_rule_9_the_discarded_tile_is_not_one_of_the_three():
     """Seat 0 discards W5 with one other W5 in seat 1's river and one in seat 3's: two copies
     face up besides the tile won (three tiles in the rivers), so no 和绝张."""
     state = position([None, None, WIN_B, None], drawn="W5", discards={1: "W5", 3: "W5"})
-    won, _ = run(state, Action(0, DISCARD, (state.drawn,)), Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    won, _ = run(state, Action(0, DISCARD, (state.drawn,)), Action(2, WIN))  # seat 2 alone is asked
     assert won.winner == 2 and not last_tile(won)
 
 
@@ -568,7 +709,7 @@ def test_mcr_rule_9_only_copies_of_the_winning_kind_count():
     """No other W5 is face up, but seat 1 shows a chow T1 T2 T3 claimed from seat 0: three face-up
     tiles of other kinds are no 和绝张."""
     state = position([None, None, WIN_B, None], drawn="W5", melds={1: [("chow", 0, "T1 T2 T3")]})
-    won, _ = run(state, Action(0, DISCARD, (state.drawn,)), Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    won, _ = run(state, Action(0, DISCARD, (state.drawn,)), Action(2, WIN))  # seat 2 alone is asked
     assert won.winner == 2 and not last_tile(won)
 
 
@@ -578,20 +719,26 @@ SIX_ON_W6 = "W1 W2 W3 T3 T4 T5 B6 B7 B8 T7 T7 W5 W7"
 
 
 def test_mcr_rule_10_the_last_tile_counts_toward_the_minimum():
-    """The hand is worth 5 points on seat 0's W6: refused (UNDER_8) while two other W6 are face
-    up; with all three other W6 face up 和绝张 adds 4: a 9-point win."""
-    two = position([None, None, SIX_ON_W6, None], drawn="W6", discards={1: "W6", 3: "W6"})
-    two, _ = run(two, Action(0, DISCARD, (two.drawn,)))
-    assert [a.kind for a, _ in MCR.legal_actions(two, 2)] == [PASS]
+    """The hand is worth 5 points on seat 1's W6: refused (UNDER_8) while two other W6 are face
+    up (seat 2, the next seat, is asked for its chow W5 W7); with all three other W6 face up
+    和绝张 adds 4: a 9-point win. Discarded by seat 0, the two-copies W6 asks nobody (seat 2 may
+    not chow it, and a win under 8 is no claim): seat 1 draws at once."""
+    two = position([None, None, SIX_ON_W6, None], turn=1, drawn="W6", discards={0: "W6", 3: "W6"})
+    two, _ = run(two, Action(1, DISCARD, (two.drawn,)))
+    assert two.to_act == (2,) and [a.kind for a, _ in MCR.legal_actions(two, 2)] == [PASS, CHOW]
     verdict = MCR.check(two, Action(2, WIN))
     assert not verdict.legal and verdict.reason == "UNDER_8"
-    three = position([None, None, SIX_ON_W6, None], drawn="W6", discards={1: "W6", 3: "W6 W6"})
-    three, _ = run(three, Action(0, DISCARD, (three.drawn,)))
-    assert [a.kind for a, _ in MCR.legal_actions(three, 2)] == [PASS, WIN]
-    won, _ = run(three, Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    across = position([None, None, SIX_ON_W6, None], drawn="W6", discards={1: "W6", 3: "W6"})
+    across, events = run(across, Action(0, DISCARD, (across.drawn,)))
+    assert types(events) == ["DISCARD", "DRAW"] and across.to_act == (1,)
+    three = position([None, None, SIX_ON_W6, None], turn=1, drawn="W6", discards={0: "W6", 3: "W6 W6"})
+    three, _ = run(three, Action(1, DISCARD, (three.drawn,)))
+    assert three.to_act == (2,) and [a.kind for a, _ in MCR.legal_actions(three, 2)] == [PASS, CHOW, WIN]
+    won, _ = run(three, Action(2, WIN))
     assert (won.winner, won.points, won.total) == (2, 9, 9)
-    assert MCR.settle(won).breakdown[:4] == (("和绝张 Last Tile x1", 4), ("门前清 Concealed Hand x1", 2),
-                                             ("平和 All Chows x1", 2), ("坎张 Closed Wait x1", 1))
+    # 和绝张 Last Tile 4, 门前清 Concealed Hand 2, 平和 All Chows 2, 坎张 Closed Wait 1, once each
+    assert MCR.settle(won).breakdown[:4] == (("fan_58", 4), ("fan_62", 2), ("fan_63", 2), ("fan_78", 1))
+    assert won.fans == bytes((58, 1, 62, 1, 63, 1, 78, 1))
 
 
 # --- rule 11: settlement ------------------------------------------------------------------------------
@@ -602,19 +749,20 @@ def test_mcr_rule_11_the_breakdown_of_a_win_on_a_discard_with_flowers():
     sums, the base, winner, payer and dealer."""
     melded = [("chow", 1, "W1 W2 W3"), ("chow", 1, "T4 T5 T6"), ("pung", 3, "B7 B7 B7"), ("pung", 0, "J2 J2 J2")]
     state = position([None, None, "J1", None], drawn="J1", melds={2: melded}, flowers={2: "H1 H2"})
-    state, _ = run(state, Action(0, DISCARD, (state.drawn,)), Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    state, _ = run(state, Action(0, DISCARD, (state.drawn,)), Action(2, WIN))  # seat 2 alone is asked
     settlement = MCR.settle(state)
     assert settlement.points == (-18, -8, 34, -8) and settlement.winners == (2,)
     assert settlement.outcome == "won_on_discard"
-    assert settlement.breakdown == (("全求人 Melded Hand x1", 6), ("箭刻 Dragon Pung x1", 2),
-                                    ("花牌 Flower Tiles x2", 2),
+    # 全求人 Melded Hand x1 (6), 箭刻 Dragon Pung x1 (2), 花牌 Flower Tiles x2 (1 each)
+    assert state.fans == bytes((52, 1, 59, 1, 81, 2))
+    assert settlement.breakdown == (("fan_52", 6), ("fan_59", 2), ("fan_81", 2),
                                     ("fan_points", 8), ("flowers", 2), ("total", 10), ("base", 8),
                                     ("winner", 2), ("payer", 0), ("dealer", 0))
 
 
 def test_mcr_rule_11_the_seat_that_leaves_pays_8_to_each_other_seat():
-    """ABANDON (逃跑) by seat 2 in the claim window of a hand seat 1 deals: seat 2 pays 8 to each
-    other seat; nobody wins."""
+    """ABANDON (逃跑) by seat 2 right after seat 1's discard (nobody could claim it: seat 2 drew
+    and is on turn) in a hand seat 1 deals: seat 2 pays 8 to each other seat; nobody wins."""
     state = position([None] * 4, turn=1, drawn="T9", dealer=1)
     state, _ = run(state, Action(1, DISCARD, (state.drawn,)), Action(2, "ABANDON"))
     settlement = MCR.settle(state)
@@ -657,9 +805,7 @@ def test_mcr_rule_13_prevalent_wind_turns_from_north_back_to_east():
     assert [dealt.prevalent_wind for dealt, _ in long] == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4 + [0] * 4
     assert all(MCR.settle(finished).outcome == "abandoned" for _, finished in long)
     assert [MCR.match_over(finished) for _, finished in long[17:]] == [False, False, True]
-    with pytest.raises(IllegalAction) as error:
-        MCR.next_round(long[19][1])
-    assert error.value.reason == Reason.MATCH_OVER
+    assert MCR.next_round(long[19][1]).number == 1  # the next 局 at the same table
 
 
 # --- views and state tokens ---------------------------------------------------------------------------
@@ -697,12 +843,20 @@ def test_mcr_views_a_won_hand_shows_the_winners_tiles_only():
 
 
 def test_mcr_a_state_token_is_a_packed_tuple():
-    """``unpack`` takes the bytes ``pack`` wrote (a marshalled tuple) and nothing else: the same
-    values marshalled as a list are refused (STATE_TOKEN_INVALID), so are too few values."""
+    """``pack`` writes the version byte 2, then marshal format 2 of the state's fields in declared
+    order (records flattened to tuples, the fans as bytes); ``unpack`` takes those bytes and
+    nothing else: the same values marshalled as a list are refused (STATE_TOKEN_INVALID), so
+    are too few or too many values, another version byte and bytes that are no state."""
     state = MCR.deal(Options(), b"token")
-    assert MCR.unpack(MCR.pack(state)) == state
-    values = marshal.loads(MCR.pack(state))
-    for data in (marshal.dumps(list(values), 2), marshal.dumps(values[:-1], 2), b"not a state"):
+    packed = MCR.pack(state)
+    assert packed[0] == 2 and MCR.unpack(packed) == state
+    values = marshal.loads(packed[1:])
+    assert packed == b"\x02" + marshal.dumps(values, 2)
+    assert values == ((0, 0, 8, 16), b"token", b"", (0, (0, 0, 0, 0), None, 0), 0, 0, state.wall, state.front,
+                      state.back, state.hands, ((), (), (), ()), ((), (), (), ()), state.flowers, TURN, (0,), 0,
+                      state.drawn, False, -1, ((), ()), -1, -1, b"", 0, 0, 0, -1, 0)
+    for data in (b"\x02" + marshal.dumps(list(values), 2), b"\x02" + marshal.dumps(values[:-1], 2),
+                 b"\x02" + marshal.dumps(values + (0,), 2), b"\x03" + packed[1:], packed[:-1], b"not a state"):
         with pytest.raises(InvalidAction) as error:
             MCR.unpack(data)
         assert error.value.reason == Reason.STATE_TOKEN_INVALID
@@ -733,7 +887,8 @@ def test_mcr_the_secret_cards_of_a_seat():
     robbable, _ = MCR.apply(state, Action(0, KONG, (state.drawn,)))
     assert set(MCR.secret_cards(robbable, 0)) == hand0 - {state.drawn}
     assert set(MCR.secret_cards(robbable, 1)) == hand1 | {124, 125, 126, 127}
-    won, _ = run(robbable, Action(1, PASS), Action(2, WIN), Action(3, PASS))
+    assert robbable.to_act == (2,)
+    won, _ = MCR.apply(robbable, Action(2, WIN))
     assert MCR.secret_cards(won, 2) == () and set(MCR.secret_cards(won, 1)) == hand1 | {124, 125, 126, 127}
 
 

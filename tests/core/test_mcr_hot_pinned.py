@@ -8,17 +8,17 @@ PyMahjongGB. Each test runs on both twins of ``mcr_hot`` (``twin``: interpreted 
 import pytest
 
 from referee.core import speedups
-from referee.core.mcr_fans import FAN_IDS
+from referee.core.games.mcr.fan_table import FAN_IDS
 
 
 @pytest.fixture(params=["interpreted", "compiled"])
 def twin(request):
     """Each twin of ``mcr_hot`` in turn."""
-    interpreted = speedups.interpreted("mcr_hot")
+    interpreted = speedups.interpreted("games.mcr.hot")
     if request.param == "compiled":
-        compiled = speedups.load("mcr_hot")
+        compiled = speedups.load("games.mcr.hot")
         if compiled is interpreted:
-            pytest.skip("no compiled twin: referee.core.mcr_hot_c is not installed "
+            pytest.skip("no compiled twin: referee.core.games.mcr.hot_c is not installed "
                         "(or REFEREE_FORCE_PURE=1), so load() gives the interpreted module")
         return compiled
     return interpreted

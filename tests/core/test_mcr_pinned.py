@@ -10,8 +10,8 @@ import dataclasses
 
 import pytest
 
-from referee.core import mcr
-from referee.core.mcr import Meld, MeldKind
+from referee.core.games.mcr import fans as mcr
+from referee.core.games.mcr.fans import Meld, MeldKind
 
 
 def ids(text: str) -> tuple[int, ...]:

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.core import mcr
+from referee.core.games.mcr import fans as mcr
 from referee.core.errors import InvalidAction, Reason
 
 

@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from referee.core import mcr, speedups
+from referee.core import speedups
+from referee.core.games.mcr import fans as mcr
 from referee.core.errors import IllegalAction, InvalidAction
 
 
@@ -34,7 +35,7 @@ def requests(count: int, seed: int) -> list:
 
 
 def test_compiled_and_interpreted_twins_agree():
-    compiled, interpreted = speedups.load("mcr_hot"), speedups.interpreted("mcr_hot")
+    compiled, interpreted = speedups.load("games.mcr.hot"), speedups.interpreted("games.mcr.hot")
     if compiled is interpreted:
         pytest.skip("the compiled mcr_hot is not installed")
     for req in requests(1500, 7):

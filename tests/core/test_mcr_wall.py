@@ -9,7 +9,7 @@ import struct
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.core.mcr_game import MCR, Options
+from referee.core.games.mcr.rules import MCR, Options
 
 FLOWERS = range(136, 144)
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.core import q783
+from referee.core.games.q783 import rules as q783
 from referee.core.errors import InvalidAction, Reason
-from referee.core.q783 import Q783
+from referee.core.games.q783.rules import Q783
 
 ISSUE_LINE = {"hand": "QH 7H 8H 3H 2S 2S KC", "last": "AS",
               "options": {"preset": "q783", "decks": 2, "two_low": False, "triple_bomb": False,

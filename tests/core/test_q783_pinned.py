@@ -10,10 +10,10 @@ import random
 import pytest
 
 from referee.core import cards as cardlib
-from referee.core import q783
+from referee.core.games.q783 import rules as q783
 from referee.core.errors import IllegalAction, InvalidAction, Reason
 from referee.core.game import ABANDON, PASS, PLAY, Action, Match
-from referee.core.q783 import Q783
+from referee.core.games.q783.rules import Q783
 
 from q783_tables import cards_of, opts, run, table, twin  # noqa: F401 - twin: a fixture
 
@@ -39,7 +39,7 @@ def test_q783_rule_1_4_the_deal_record_of_a_later_xiaoju(seats):
     (``dealt``, what ``referee verify`` checks) gives each seat the cards it holds, the dealer the
     shuffled deck's first card and every n-th after it."""
     banks = (250, 250) if seats in (4, 6) else (100,) * seats
-    state = Q783.deal(opts(), b"later deal", b"", seats, Match(1, (0,) * seats, (1, banks)))
+    state = Q783.deal(opts(), b"later deal", b"", seats, Match(1, (0,) * seats, q783.Carry(1, banks)))
     assert state.dealer == 1 and state.first_lead == 1
     cards, values = Q783.dealt(state)
     assert values == {"dealer": 1, "first_lead": 1}
@@ -336,7 +336,7 @@ def test_q783_rule_8_3_settlement_names_the_xiaoju_and_the_first_out():
     assert state.out == (0, 2) and state.finished
     breakdown = dict(Q783.settle(state).breakdown)
     assert breakdown["xiaoju"] == 1 and breakdown["first_out"] == 0
-    later = table("4S", "6S 9S", "7H", "6D 9D")._replace(match=Match(2, (0,) * 4, (0, (1000, 1000))))
+    later = table("4S", "6S 9S", "7H", "6D 9D")._replace(match=Match(2, (0,) * 4, q783.Carry(0, (1000, 1000))))
     state, _ = run(later, (0, "4S"), (1, None), (2, None), (3, None), (1, "6S"), (2, "7H"), (3, None), (1, None))
     assert dict(Q783.settle(state).breakdown)["xiaoju"] == 3
     assert breakdown["abandoned"] == -1 and breakdown["exhausted"] == 0
@@ -498,7 +498,7 @@ def test_q783_rule_9_2_xiaoju_limit_defaults_to_ten():
     assert options.xiaoju_limit == 10
     base = table("4S", "6S", "9S", options=opts(negative_allowed=True, individual=True))
     for before, over in ((0, False), (8, False), (9, True)):  # ``round``: 小局 before this one
-        state = base._replace(match=Match(before, (0,) * 3, (0, (1000,) * 3)), phase=q783.FINISHED)
+        state = base._replace(match=Match(before, (0,) * 3, q783.Carry(0, (1000,) * 3)), phase=q783.FINISHED)
         assert Q783.match_over(state) == over, before
 
 

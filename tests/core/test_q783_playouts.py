@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from game_contract import MAX_STEPS, check_settlement, check_step
 
-from referee.core import q783
+from referee.core.games.q783 import rules as q783
 from referee.core.game import ABANDON, Action
-from referee.core.q783 import Q783
+from referee.core.games.q783.rules import Q783
 from referee.service import bots, convert
 from referee.service.credentials import bearer
 from referee.service.server import Config, RefereeServer
@@ -190,9 +190,13 @@ def test_q783_a_big_game_through_the_server(stub):
             state = stub.Deal(pb.DealRequest(previous_state=state), metadata=owner).state
             nxt = stub.GetView(pb.GetViewRequest(state=state, view_seat=0), metadata=owner).views[0]
             assert [sv.counters["bank"] for sv in nxt.seats] == [sv.counters["bank"] for sv in end.seats]
-    with pytest.raises(grpc.RpcError) as over:
-        stub.Deal(pb.DealRequest(previous_state=state), metadata=owner)
-    assert over.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        if k == 0:
+            start_banks = banks
+    # the 大局 is over: the next Deal starts the table's next 大局 (round 0, totals and banks afresh)
+    again = stub.Deal(pb.DealRequest(previous_state=state), metadata=owner)
+    assert (again.match.round, again.match.number, list(again.match.totals)) == (0, 1, [0] * 4)
+    view = stub.GetView(pb.GetViewRequest(state=again.state, view_seat=0), metadata=owner).views[0]
+    assert [sv.counters["bank"] for sv in view.seats] == start_banks and view.counters["round"] == 0
 
 
 @pytest.mark.parametrize("preset", ["q783", "378q"])

@@ -7,10 +7,11 @@ import random
 import pytest
 
 from referee.core import cards as cardlib
-from referee.core import q783, rng
+from referee.core import rng
+from referee.core.games.q783 import rules as q783
 from referee.core.errors import IllegalAction, InvalidAction, Reason
 from referee.core.game import ABANDON, PASS, PLAY, Action
-from referee.core.q783 import Q783, State
+from referee.core.games.q783.rules import Q783, State
 
 from q783_tables import act, cards_of, opts, run, table
 
@@ -531,9 +532,9 @@ def test_q783_rule_9_1_an_exhausted_bank_ends_the_big_game():
     assert state.finished and state.outcome == q783.EXHAUSTED and not of_type(events, "PENALTY")
     assert of_type(events, "EXHAUSTED")[0].values["bank"] == 0 and state.exhausted == 1
     assert Q783.match_over(state)
-    with pytest.raises(IllegalAction) as over:
-        Q783.next_round(state)
-    assert over.value.reason == Reason.MATCH_OVER
+    nxt = Q783.next_round(state)  # the next 大局 at the same table: banks start again
+    assert (nxt.round, nxt.number, nxt.carry) == (0, 1, None)
+    assert Q783.deal(state.options, b"next", b"", 3, nxt).banks == Q783.deal(state.options, b"next", b"", 3).banks
     # pay_on_pass: play stops at the pass that empties the bank
     state, events = run(table("QS QH 4S", "9S JS", "AS 2S", options=opts(individual=True, pay_on_pass=True),
                               banks=(100, 5, 100)), (0, "QS QH"), (1, None))

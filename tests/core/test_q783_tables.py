@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.core import cards as cardlib
-from referee.core import q783, speedups
-from referee.core.q783 import Q783
+from referee.core import speedups
+from referee.core.games.q783 import rules as q783
+from referee.core.games.q783.rules import Q783
 
 
 from q783_tables import opts, twin  # noqa: F401 - twin: a fixture
@@ -239,7 +240,7 @@ def test_q783_legal_plays_match_the_oracle(seed, which):
     table_text = cardlib.format_cards(table_ids) if table_ids else ""
     expected = oracle_moves(hand, table_play, options)
     for name in ("interpreted", "compiled"):
-        module = speedups.interpreted("q783_hot") if name == "interpreted" else speedups.load("q783_hot")
+        module = speedups.interpreted("games.q783.hot") if name == "interpreted" else speedups.load("games.q783.hot")
         original, q783.hot = q783.hot, module
         try:
             assert Q783.hint_strings(hand_text, table_text, options) == expected, (name, hand_text, table_text)

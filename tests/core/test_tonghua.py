@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from referee.core import cards, rng
 from referee.core.game import ABANDON, PLAY, Action
-from referee.core.tonghua import (FOLLOW_SUIT, LEAD_TWO_OF_HEARTS, NOT_HIGHER, TONGHUA, TWO_OF_HEARTS, Options,
+from referee.core.games.tonghua.rules import (FOLLOW_SUIT, LEAD_TWO_OF_HEARTS, NOT_HIGHER, TONGHUA, TWO_OF_HEARTS, Options,
                                   deal_deck)
 from referee.core.tricks import seats_in
 

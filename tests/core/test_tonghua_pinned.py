@@ -12,7 +12,7 @@ import pytest
 from referee.core import cards
 from referee.core.errors import InvalidAction, Reason
 from referee.core.game import ABANDON, PLAY, Action
-from referee.core.tonghua import FOLLOW_SUIT, NOT_HIGHER, TONGHUA, Options
+from referee.core.games.tonghua.rules import FOLLOW_SUIT, NOT_HIGHER, TONGHUA, Options
 
 G = TONGHUA
 SUIT = {"S": 0, "H": 1, "D": 2, "C": 3}

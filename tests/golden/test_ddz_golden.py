@@ -11,7 +11,7 @@ import pytest
 
 from referee.core import cards as cardlib
 from referee.core import rng
-from referee.core.doudizhu import DOUDIZHU, Options
+from referee.core.games.doudizhu.rules import DOUDIZHU, Options
 from referee.core.game import PASS
 
 GOLDEN = Path(__file__).with_name("doudizhu_golden_1.txt")
@@ -40,12 +40,13 @@ def describe(step, event):
     return " ".join(parts)
 
 
-def describe_settlement(settlement):
-    lines = [f"settlement {settlement.mode}: outcome={settlement.outcome} "
+def describe_settlement(settlement, scoring: str):
+    lines = [f"settlement {scoring}: outcome={settlement.outcome} "
              f"winners={list(settlement.winners)} points={list(settlement.points)} house={settlement.house}",
              "  breakdown " + " ".join(f"{k}={v}" for k, v in settlement.breakdown)]
-    if settlement.coins:
-        lines.append(f"  coins={list(settlement.coins)} coins_house={settlement.coins_house}")
+    if settlement.seat_values:  # the coin modes (rules 17-18)
+        coins, house = list(settlement.seat_values["coins"]), settlement.values["coins_house"]
+        lines.append(f"  coins={coins} coins_house={house}")
     return lines
 
 
@@ -63,7 +64,7 @@ def transcript():
         lines += [describe(state.step, e) for e in events]
     for scoring in ("points", "coins_fixed_fee", "coins_rake"):
         options = dataclasses.replace(OPTIONS, scoring=scoring, room_coefficient=1000, room_fee=50)
-        lines += describe_settlement(DOUDIZHU.settle(state._replace(options=options)))
+        lines += describe_settlement(DOUDIZHU.settle(state._replace(options=options)), scoring)
     return "\n".join(lines) + "\n"
 
 

@@ -13,11 +13,23 @@ deal. What is checked, for every one of them:
 3. While a game still writes the release format, it writes these payloads byte for byte (the
    pins of ``test_state_format.py``, extended to every state here); once it writes a versioned
    payload, that payload starts with its version byte, not with the release format's ``(``.
+4. An old payload opens within the current declarations and plays on to the end under the
+   contract's checks.
+
+Where this release changed a rule on purpose, the recorded actions no longer replay, and 1 is
+checked on the stored values instead (each old field by name, as the state holds it):
+``REPLAY_CHANGED`` names those games. ``APPROXIMATED`` names fields an old payload did not keep
+and the upgrade rebuilds as near as it can (compared as sets).
 """
 import json
 from pathlib import Path
 
 import pytest
+
+import marshal
+import random
+
+from game_contract import check_step, choose
 
 from referee.core import registry
 from referee.core.game import Action
@@ -46,20 +58,62 @@ def replayed(record: dict):
     return game, state
 
 
+# games whose recorded rounds this release plays differently, and why
+REPLAY_CHANGED = {"mcr": "a claim window asks only the seats that can claim (issue 19): recorded passes of seats "
+                         "no longer asked do not replay"}
+# fields a release-format payload did not keep: rebuilt by the upgrade as near as it can
+APPROXIMATED = {("tonghua", "out"): "the seats out were not kept in the order they went out"}
+
+
+def replayable(record: dict) -> bool:
+    return record["game"] not in REPLAY_CHANGED
+
+
+def old_values(game, record: dict) -> dict:
+    """The stored values of an old payload by its layout's field names."""
+    layout = game.state_layouts[1]
+    return dict(zip(layout.fields, marshal.loads(bytes.fromhex(record["packed"]))))
+
+
 def test_the_fixtures_list_the_fields_of_an_action():
     assert FIXTURES["action_fields"] == list(Action._fields)
 
 
-@pytest.mark.parametrize("record", STATES, ids=state_id)
+@pytest.mark.parametrize("record", [r for r in STATES if replayable(r)], ids=state_id)
 def test_a_release_format_payload_opens_as_the_state_its_actions_reach(record):
     game, state = replayed(record)
     old = bytes.fromhex(record["packed"])
     assert old[:1] == RELEASE_FORMAT_HEAD
     assert (state.step, state.finished) == (record["step"], record["finished"])
-    assert game.unpack(old) == state
+    opened = game.unpack(old)
+    for name in state._fields:
+        if (game.id, name) in APPROXIMATED:
+            assert set(getattr(opened, name)) == set(getattr(state, name)), name
+        else:
+            assert getattr(opened, name) == getattr(state, name), name
 
 
 @pytest.mark.parametrize("record", STATES, ids=state_id)
+def test_a_release_format_payload_opens_with_its_stored_values_and_plays_on(record):
+    game = registry.get_game(record["game"])
+    opened = game.unpack(bytes.fromhex(record["packed"]))
+    assert game.codec.conforms(opened) == []
+    assert (opened.step, opened.finished) == (record["step"], record["finished"])
+    stored = old_values(game, record)
+    for name in ("seed", "entropy", "phase", "to_act", "step", "abandoned"):
+        assert getattr(opened, name) == stored[name], name
+    assert opened.hands == tuple(stored["hands"]) if "hands" in stored else True
+    rnd, state, before = random.Random(record["step"]), opened, None
+    for _ in range(3000):
+        check_step(game, state, (), rnd, before)
+        if state.finished:
+            break
+        before = state
+        state, _ = game.apply(state, choose(game, state, rnd, 0.0))
+    assert state.finished
+
+
+@pytest.mark.parametrize("record", [r for r in STATES if replayable(r)], ids=state_id)
 def test_the_replayed_state_packs_as_this_release_writes_it(record):
     game, state = replayed(record)
     packed = game.pack(state)

@@ -7,10 +7,10 @@
     mutate.py modules [--game ID ...]                                the modules a run mutates
     mutate.py test --workdir DIR --worker I                          cosmic-ray's test command
 
-Modules: ``--game platform`` is the shared pieces (PLATFORM); ``--game ID`` a game by naming
-convention: ``core/ID.py``, ``core/ID_*.py`` and the game modules they import (``doudizhu``
-brings ``ddz_hot``); no ``--game``: the platform and every game module of ``core/``; a sample
-without ``--game``: the games of ``triaged.txt``.
+Modules are named by their path below ``core/`` without ``.py`` (``game``,
+``games/doudizhu/hot``). ``--game platform`` is the shared pieces (PLATFORM); ``--game ID`` a
+game's package, ``core/games/ID/*.py``, and the game modules they import; no ``--game``: the
+platform and every game module; a sample without ``--game``: the games of ``triaged.txt``.
 
 How a mutant is tested: cosmic-ray writes the mutant into a copy of ``core/`` (the tree is
 never changed) and calls ``mutate.py test``, which runs pytest on the tree's tests with
@@ -48,9 +48,12 @@ ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 CORE = ROOT / "core"
 DRIVING = ("tests/core", "tests/contract", "tests/golden", "tests/regressions")
-PLATFORM = ("game", "tricks", "decisions", "seats", "cards", "rng")
+PLATFORM = ("game", "tricks", "decisions", "asking", "codec", "seats", "cards", "rng")
 # infrastructure, no rules: never mutated
-NOT_RULES = ("__init__", "_cython_shim", "errors", "registry", "speedups")
+NOT_RULES = ("_cython_shim", "errors", "registry", "speedups")  # and every package's __init__
+GAMES_DIR = CORE / "games"
+# test files named after a game's short name run first for its modules (test_ddz_*.py)
+TEST_PREFIX = {"doudizhu": "ddz"}
 # random playouts of whole mcr hands, about a minute each in the interpreted core: a safety net
 # run by `make test`, too slow to rerun for every mutant; what they would catch gets direct tests
 NOT_DRIVING = ("tests/core/test_mcr_game_playouts.py::test_random_full_hand_playouts",)
@@ -84,23 +87,46 @@ def loaded_by_name(node: ast.AST) -> str | None:
     return None
 
 
+def module_name(path: Path) -> str:
+    """A core module's name: its path below ``core/`` without ``.py`` (``games/mcr/hot``)."""
+    return path.relative_to(CORE).with_suffix("").as_posix()
+
+
+def existing(parts) -> str | None:
+    """The module that dotted ``parts`` below ``referee.core`` name, or their longest prefix that
+    is a module (``games.mcr.rules.MCR`` -> ``games/mcr/rules``)."""
+    for end in range(len(parts), 0, -1):
+        name = "/".join(parts[:end])
+        if (CORE / f"{name}.py").exists():
+            return name
+    return None
+
+
 def core_imports(path: Path) -> set[str]:
-    """The core modules a module imports: ``from . import x``, ``from .x import``,
-    ``speedups.load("x")``."""
+    """The core modules a module imports: relative imports (``from . import x``, ``from .x
+    import``, ``from ...game import``) and ``speedups.load("games.x.hot")``."""
+    package = list(path.relative_to(CORE).parent.parts)
     found = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            found.update([node.module.split(".")[0]] if node.module else [a.name for a in node.names])
+        if isinstance(node, ast.ImportFrom) and node.level >= 1:
+            base = package[:len(package) - node.level + 1]
+            module = base + (node.module.split(".") if node.module else [])
+            for alias in node.names:
+                found.add(existing(module + [alias.name]))
         elif twin := loaded_by_name(node):
-            found.add(twin)
-    return {name for name in found if (CORE / f"{name}.py").exists()}
+            found.add(existing(twin.split(".")))
+    return found - {None}
+
+
+def package_modules(folder: Path) -> set[str]:
+    return {module_name(p) for p in folder.glob("*.py") if p.stem != "__init__"}
 
 
 def game_modules(game: str) -> list[str]:
-    """``core/GAME.py``, ``core/GAME_*.py`` and the game modules they import."""
-    names = {p.stem for p in CORE.glob("*.py") if p.stem == game or p.stem.startswith(game + "_")}
+    """The modules of ``core/games/GAME/`` and the game modules they import."""
+    names = package_modules(GAMES_DIR / game)
     if not names:
-        raise SystemExit(f"no module core/{game}.py or core/{game}_*.py; games: {', '.join(known_games())}")
+        raise SystemExit(f"no package core/games/{game}/; games: {', '.join(known_games())}")
     todo = list(names)
     while todo:
         for name in core_imports(CORE / f"{todo.pop()}.py") - set(PLATFORM) - set(NOT_RULES) - names:
@@ -110,12 +136,13 @@ def game_modules(game: str) -> list[str]:
 
 
 def rules_modules() -> list[str]:
-    return sorted(p.stem for p in CORE.glob("*.py") if p.stem not in NOT_RULES)
+    return sorted(module_name(p) for p in CORE.rglob("*.py")
+                  if p.stem != "__init__" and module_name(p) not in NOT_RULES and "__pycache__" not in p.parts)
 
 
 def known_games() -> list[str]:
-    """The games by naming convention: ``core/ID.py`` beside the platform's modules."""
-    return sorted({p.stem for p in CORE.glob("*.py") if "_" not in p.stem} - set(PLATFORM) - set(NOT_RULES))
+    """The games: the packages of ``core/games/``."""
+    return sorted(p.name for p in GAMES_DIR.iterdir() if (p / "__init__.py").exists())
 
 
 def triaged_games() -> list[str]:
@@ -125,7 +152,8 @@ def triaged_games() -> list[str]:
 
 def select_modules(games: list[str], modules: list[str] = ()) -> list[str]:
     if modules:
-        return sorted(Path(m).stem for m in modules)
+        return sorted(Path(m).relative_to("core").with_suffix("").as_posix() if m.startswith("core/")
+                      else Path(m).with_suffix("").as_posix() for m in modules)
     if not games:
         return rules_modules()
     names = set()
@@ -232,7 +260,7 @@ def driving_files(root: Path = ROOT) -> list[Path]:
 def sources_digest() -> str:
     h = hashlib.sha256()
     h.update(repr(NOT_DRIVING).encode())
-    for path in sorted(CORE.glob("*.py")) + driving_files() + [HERE / "referee_mutation.py"]:
+    for path in sorted(CORE.rglob("*.py")) + driving_files() + [HERE / "referee_mutation.py"]:
         h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
@@ -431,7 +459,7 @@ def statement_lines(source: str, lines: list[int]) -> list[int]:
 
 
 def importers(module: str) -> set[str]:
-    return {p.stem for p in CORE.glob("*.py") if module in core_imports(p)}
+    return {module_name(p) for p in CORE.rglob("*.py") if module in core_imports(p)}
 
 
 def tests_from_map(coverage_map: dict, module: str, lines: list[int], tree: Path) -> list[str]:
@@ -479,7 +507,7 @@ def test_imports(path: Path) -> set[str]:
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         names = []
         if twin := loaded_by_name(node):
-            found.add(twin)
+            found.add(existing(twin.split(".")))
         elif isinstance(node, ast.ImportFrom) and node.module:
             names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
         elif isinstance(node, ast.Import):
@@ -487,12 +515,12 @@ def test_imports(path: Path) -> set[str]:
         for name in names:
             parts = name.split(".")
             if parts[:2] == ["referee", "core"] and len(parts) > 2:
-                found.add(parts[2])
+                found.add(existing(parts[2:]))
             elif parts[:2] == ["referee", "service"] or parts[:1] == ["referee"] and len(parts) == 1:
                 found.add("registry")
             elif len(parts) == 1 and (path.parent / f"{parts[0]}.py").exists() and path.stem != parts[0]:
                 found |= test_imports(path.parent / f"{parts[0]}.py")
-    return {n for n in found if (CORE / f"{n}.py").exists()}
+    return {n for n in found if n and (CORE / f"{n}.py").exists()}
 
 
 def reaches(names: set[str]) -> set[str]:
@@ -506,13 +534,14 @@ def reaches(names: set[str]) -> set[str]:
 
 def tests_by_imports(module: str, tree: Path) -> list[str]:
     """Test files whose imports reach the module: those importing it directly or named after it
-    (``ddz_hot``: ``test_ddz_*``) first."""
+    (``games/doudizhu/hot``: ``test_ddz_*``) first."""
     found = []
     for path in driving_files(tree):
         if path.suffix == ".py" and path.name.startswith("test_"):
             direct = test_imports(path)
             if module in reaches(direct):
-                named = path.name.startswith(f"test_{module.split('_')[0]}")
+                game = module.split("/")[1] if module.startswith("games/") else module
+                named = path.name.startswith(f"test_{TEST_PREFIX.get(game, game)}")
                 found.append((module not in direct and not named, str(path.relative_to(tree))))
     return [name for _, name in sorted(found)]
 

@@ -10,8 +10,9 @@ HERE = Path(__file__).resolve().parent
 
 
 def test_a_game_is_its_modules_by_name_and_what_they_import():
-    assert mutate.select_modules(["doudizhu"]) == ["ddz_hot", "doudizhu"]
-    assert mutate.select_modules(["mcr"]) == ["mcr", "mcr_fans", "mcr_game", "mcr_hot"]
+    assert mutate.select_modules(["doudizhu"]) == ["games/doudizhu/hot", "games/doudizhu/rules"]
+    assert mutate.select_modules(["mcr"]) == ["games/mcr/fan_table", "games/mcr/fans", "games/mcr/hot",
+                                              "games/mcr/rules"]
     assert mutate.select_modules(["platform"]) == sorted(mutate.PLATFORM)
 
 
@@ -54,11 +55,11 @@ def test_the_sample_draws_from_triaged_games_only():
 
 def test_a_test_file_that_loads_a_twin_by_name_runs_for_its_mutants(tmp_path):
     """The sample runs, for a mutant, the test files that import its module: a file that reaches a
-    hot module only through ``speedups.interpreted("mcr_hot")`` or ``speedups.load(...)`` counts."""
+    hot module only through ``speedups.interpreted("games.mcr.hot")`` or ``speedups.load(...)`` counts."""
     (tmp_path / "test_twin.py").write_text(
         "from referee.core import speedups\n\n"
-        "def test_twins():\n    speedups.interpreted(\"mcr_hot\"), speedups.load(\"q783_hot\")\n")
+        "def test_twins():\n    speedups.interpreted(\"games.mcr.hot\"), speedups.load(\"games.q783.hot\")\n")
     (tmp_path / "test_plain.py").write_text("from referee.core import speedups\n")
-    assert {"mcr_hot", "q783_hot"} <= mutate.test_imports(tmp_path / "test_twin.py")
+    assert {"games/mcr/hot", "games/q783/hot"} <= mutate.test_imports(tmp_path / "test_twin.py")
     assert mutate.test_imports(tmp_path / "test_plain.py") == {"speedups"}
-    assert "tests/core/test_mcr_hot_pinned.py" in mutate.tests_by_imports("mcr_hot", mutate.ROOT)
+    assert "tests/core/test_mcr_hot_pinned.py" in mutate.tests_by_imports("games/mcr/hot", mutate.ROOT)

@@ -7,7 +7,7 @@ import marshal
 
 import pytest
 
-from referee.core.doudizhu import DOUDIZHU, Options
+from referee.core.games.doudizhu.rules import DOUDIZHU, Options
 from referee.core.errors import InvalidAction, Reason
 
 
@@ -51,7 +51,7 @@ def test_ddz_rule_11_airplane_body_of_seven_trios_is_no_combination():
 def test_ddz_readings_of_five_of_a_rank_is_no_combination(compiled):
     from referee.core import speedups
 
-    hot = speedups.load("ddz_hot") if compiled else speedups.interpreted("ddz_hot")
+    hot = speedups.load("games.doudizhu.hot") if compiled else speedups.interpreted("games.doudizhu.hot")
     five_threes = 5  # packed counts: 5 cards of rank 3 (beyond one deck; never from a hand)
     assert hot.readings(five_threes, False) == []
     assert hot.readings(five_threes | (1 << 3), False) == []

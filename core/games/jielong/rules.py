@@ -30,24 +30,25 @@ first); counters ``turns`` and ``max_turns``. A card that has been on the train 
 then on (everybody saw where it went), so a pile's secret cards are the ones never turned
 over. Events: DEAL (each seat's pile size, no cards), PLAY, TAKE (the cards the seat takes, in
 the order they go under its pile), OUT, FINISH, ABANDON. State: piles and the train as bytes of
-card ids; ``pack`` is marshal format 2. The play phase is this module's own: one forced action
-per turn is no trick.
+card ids. The play phase is a ``Moves`` phase of this module's own: one forced action per
+turn is no trick. Nobody knows a face-down card, not even its pile's seat (``knowledge``).
 """
 from __future__ import annotations
 
-import marshal
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from . import cards as cardlib
-from . import rng
-from .errors import InvalidAction, Reason
-from .game import (ABANDON, COMMON_KINDS, PLAY, Action, ActionKind, Event, EventType, Finished, Game, Match, Phase,
-                   SeatView, Settlement, Verdict, View, leaver_pays, losers_pay_winners, option, option_values)
-from .seats import next_seat
-from .tricks import seats_in
+from ... import cards as cardlib
+from ... import rng
+from ...codec import Blob, Index, Layout, Mask, Seq, Small
+from ...errors import InvalidAction, Reason
+from ...game import (ABANDON, COMMON_KINDS, PLAY, Action, ActionKind, Event, EventType, Finished, Game, Knowledge, Match, Moves,
+                   SeatView, Settlement, Verdict, View, leaver_pays, losers_pay_winners, option)
+from ...seats import next_seat
+from ...tricks import seats_in
 
 PLAYING, FINISHED = 0, 1
+NOTATION = cardlib.PokerNotation(1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,6 @@ class State(NamedTuple):
     seed: bytes
     entropy: bytes
     match: Match
-    num_seats: int
     piles: tuple[bytes, ...]  # card ids, top first
     train: bytes  # card ids, oldest first
     revealed: int  # every card that has been on the train (bitmask)
@@ -76,8 +76,11 @@ class State(NamedTuple):
     def finished(self) -> bool:
         return self.phase == FINISHED
 
+    @property
+    def num_seats(self) -> int:
+        return len(self.piles)
 
-_MATCH = State._fields.index("match")
+
 
 
 def deck_size(options: Options) -> int:
@@ -95,53 +98,65 @@ def lay(train: bytes, card: int) -> tuple[bytes, bytes]:
     return train + bytes((card,)), b""
 
 
-class TurnOver(Phase):
+def turn_actions(state: State, seat: int):
+    return [(Action(seat, PLAY), None)]
+
+
+def check_turn(state: State, action: Action) -> Verdict:
     """Rules 13-14: the seat on turn lays its top card; a match takes the cards between."""
+    if action.cards or action.ranks:
+        return Verdict.no(Reason.BAD_ACTION, "PLAY turns over the top card of the pile: it names no card")
+    return Verdict.ok("turn over the top card")
 
-    name = "play"
-    kinds = frozenset((PLAY,))
 
-    def legal(self, game, state: State, seat: int):
-        return [(Action(seat, PLAY), None)]
+def turn_over(state: State, action: Action, verdict: Verdict):
+    seat = action.seat
+    pile = state.piles[seat]
+    card = pile[0]
+    train, taken = lay(state.train, card)
+    pile = pile[1:] + taken
+    events = [Event("PLAY", seat, (card,))]
+    if taken:
+        events.append(Event("TAKE", seat, tuple(taken)))
+    elif not pile:
+        events.append(Event("OUT", seat))
+    piles = state.piles[:seat] + (pile,) + state.piles[seat + 1:]
+    state = state._replace(piles=piles, train=train, revealed=state.revealed | 1 << card, turns=state.turns + 1)
+    inside = seats_in(piles)
+    if inside.bit_count() <= 1 or state.turns >= state.options.max_turns:
+        winners = winning_seats(state)
+        events.append(Event("FINISH", -1, values={"winners": sum(1 << s for s in winners), "turns": state.turns}))
+        return state._replace(phase=FINISHED, to_act=()), events
+    return state._replace(to_act=(next_seat(seat, state.num_seats, inside),)), events
 
-    def check(self, game, state: State, action: Action) -> Verdict:
-        if action.cards or action.ranks:
-            return Verdict.no(Reason.BAD_ACTION, "PLAY turns over the top card of the pile: it names no card")
-        return Verdict.ok("turn over the top card")
 
-    def apply(self, game, state: State, action: Action, verdict: Verdict):
-        seat = action.seat
-        pile = state.piles[seat]
-        card = pile[0]
-        train, taken = lay(state.train, card)
-        pile = pile[1:] + taken
-        events = [Event("PLAY", seat, (card,))]
-        if taken:
-            events.append(Event("TAKE", seat, tuple(taken)))
-        elif not pile:
-            events.append(Event("OUT", seat))
-        piles = state.piles[:seat] + (pile,) + state.piles[seat + 1:]
-        state = state._replace(piles=piles, train=train, revealed=state.revealed | 1 << card, turns=state.turns + 1)
-        inside = seats_in(piles)
-        if inside.bit_count() <= 1 or state.turns >= state.options.max_turns:
-            winners = game.winners(state)
-            events.append(Event("FINISH", -1, values={"winners": sum(1 << s for s in winners), "turns": state.turns}))
-            return state._replace(phase=FINISHED, to_act=()), events
-        return state._replace(to_act=(next_seat(seat, state.num_seats, inside),)), events
+def winning_seats(state) -> tuple[int, ...]:
+    """Rule 14: the seats holding most cards."""
+    top = max(len(p) for p in state.piles)
+    return tuple(s for s, p in enumerate(state.piles) if len(p) == top)
 
 
 class Jielong(Game):
     id = "jielong"
     name = "接龙 Jielong (the train, 排火车)"
     min_seats, max_seats, default_seats = 2, 4, 2
-    state_bytes = 1024
     Options = Options
     presets = {"jokers": Options(jokers=True)}
-    phases = (TurnOver(), Finished())
+    notation = NOTATION
+    phases = (Moves("play", (PLAY,), legal=turn_actions, check=check_turn, apply=turn_over), Finished())
+    State = State
+    state_fields = {"piles": Seq(Blob("cards"), "seats", total="cards"), "train": Blob("cards"), "revealed": Mask,
+                    "turns": Small, "phase": Index(2, 0), "to_act": Seq(Index("seats", 0), "seats"), "abandoned": Index("seats"), "step": Small}
+    # the release before the state codec: num_seats stored, no version byte
+    state_layouts = {1: Layout("options seed entropy match num_seats piles train revealed turns phase to_act "
+                               "abandoned step")}
     action_kinds = (ActionKind(PLAY, "turn over the top card of the pile onto the train (names no card: "
                                      "nobody chooses)"),
                     COMMON_KINDS[ABANDON])
     counters = {"turns": "turns played", "max_turns": "the turn limit (rule 14)"}
+    outcomes = {"last_holding": "one seat still holds cards (rule 14)", "most_cards": "the turn limit: most cards wins",
+                "tie": "every seat holds as many cards", "abandoned": "a seat left: it pays 1 point to each other seat"}
+    breakdown = {"turns": "turns played", "cards": "the winner's cards", "left": "the seat that left"}
     seat_counters = {"pile": "cards in the seat's face-down pile"}
     public_cards = {"train": "the train, oldest card first"}
     event_types = {
@@ -158,15 +173,10 @@ class Jielong(Game):
     def _deal(self, options, seed, entropy, seats, match):
         deck = rng.Stream(rng.deal_key(seed, entropy), "deal").shuffle(range(deck_size(options)))
         piles = tuple(bytes(deck[s::seats]) for s in range(seats))
-        return State(options, seed, entropy, match, seats, piles, b"", 0, 0, PLAYING, (0,))
+        return State(options, seed, entropy, match, piles, b"", 0, 0, PLAYING, (0,))
 
     def deal_events(self, state):
         return [Event("DEAL", s, values={"cards": len(p)}) for s, p in enumerate(state.piles)]
-
-    def winners(self, state) -> tuple[int, ...]:
-        """Rule 14: the seats holding most cards."""
-        top = max(len(p) for p in state.piles)
-        return tuple(s for s, p in enumerate(state.piles) if len(p) == top)
 
     def _views(self, state, seats):
         seat_views = tuple(SeatView(0, counters={"pile": len(p)}) for p in state.piles)
@@ -180,7 +190,7 @@ class Jielong(Game):
         n = state.num_seats
         if state.abandoned >= 0:
             return Settlement(leaver_pays(n, state.abandoned), (), "abandoned", (("left", state.abandoned),))
-        winners = self.winners(state)
+        winners = winning_seats(state)
         outcome = ("last_holding" if seats_in(state.piles).bit_count() == 1
                    else "tie" if len(winners) == n else "most_cards")
         return Settlement(losers_pay_winners(n, winners), winners, outcome,
@@ -199,25 +209,9 @@ class Jielong(Game):
         zones["train"] = tuple(state.train)
         return zones
 
-    def secret_cards(self, state, seat):
-        return tuple(c for c in state.piles[seat] if not state.revealed >> c & 1)
-
-    def pack(self, state):
-        values = list(state)
-        values[0], values[_MATCH] = option_values(state.options), tuple(state.match)
-        return marshal.dumps(tuple(values), 2)
-
-    def unpack(self, data):
-        """Raises: InvalidAction (STATE_TOKEN_INVALID) on bytes that are no packed state."""
-        try:
-            values = marshal.loads(data)
-            if type(values) is not tuple or len(values) != len(State._fields):
-                raise ValueError("not a packed state")
-            values = list(values)
-            values[0], values[_MATCH] = Options(*values[0]), Match(*values[_MATCH])
-            return State._make(values)
-        except Exception as exc:  # any decoding failure is the caller's bad token
-            raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
-
+    def knowledge(self, state):
+        """The piles are face down: nobody knows a card before it is turned over, not even the
+        pile's seat; every card turned over is public from then on."""
+        return Knowledge(state.revealed, (0,) * state.num_seats)
 
 JIELONG = Jielong()

@@ -83,11 +83,11 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Iterable
 
-from . import speedups
-from .errors import IllegalAction, InvalidAction, Reason, quote
-from .mcr_fans import FANS, FLOWER_FAN, KNITTED_STRAIGHTS, NUM_KINDS, TILE_IDS, TILE_NAMES
+from ... import speedups
+from ...errors import IllegalAction, InvalidAction, Reason, quote
+from .fan_table import FANS, FLOWER_FAN, KNITTED_STRAIGHTS, NUM_KINDS, TILE_IDS, TILE_NAMES
 
-hot = speedups.load("mcr_hot")
+hot = speedups.load("games.mcr.hot")
 
 MIN_POINTS = 8
 FLOWER_TILES = tuple(range(NUM_KINDS, NUM_KINDS + 8))  # H1-H8

@@ -5,8 +5,9 @@ followed by (s + 1) mod 3. Deal n of a round (n = 0, then 1, 2 ... after all-pas
 shuffles with the stream labelled ``deal/n`` of the round's deal key (rng.py); the first
 17 cards go to seat 0, the next 17 to seat 1, then seat 2, the last 3 to the kitty.
 
-Bidding (rules 3-7): from the first bidder in seat order, each seat bids once: 1, 2, 3
-(action BID, value) or passes (PASS); a bid must exceed every earlier bid. A bid of 3 ends
+Bidding (rules 3-7), on the shared ask-in-turn phase (``asking.AskInTurn``: the queue of
+seats still to bid is the state's ``asking``): from the first bidder in seat order, each seat
+bids once: 1, 2, 3 (action BID, value) or passes (PASS); a bid must exceed every earlier bid. A bid of 3 ends
 bidding at once; otherwise after three decisions the highest bidder is landlord. Three passes:
 the service redeals itself (event REDEAL, deal n + 1) and bidding restarts from the same first
 bidder. The first bidder is ``options.first_bidder`` or, when -1, drawn from the stream
@@ -51,21 +52,23 @@ view).
 from __future__ import annotations
 
 import functools
-import marshal
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Annotated, NamedTuple
 
-from . import cards as cardlib
-from . import rng, speedups
-from .errors import InvalidAction, Reason, quote
-from .game import (ABANDON, COMMON_KINDS, PASS, PLAY, Action, ActionKind, Combo, Event, EventType,
-                   Finished, Game, Match, Phase, SeatView, Settlement, Verdict, View, option, option_values)
-from .tricks import Trick, TrickHooks, TrickPlay
+from ... import cards as cardlib
+from ... import rng, speedups
+from ...errors import InvalidAction, Reason, quote
+from ...asking import Ask, AskInTurn, queue_in_order
+from ...codec import Index, Layout, Mask, Seq, Small
+from ...game import (ABANDON, COMMON_KINDS, PASS, PLAY, Action, ActionKind, Combo, Event, EventType,
+                   EMPTY, Finished, Game, Knowledge, Match, SeatView, Settlement, Verdict, View, option)
+from ...tricks import Trick, TrickPlay
 
-hot = speedups.load("ddz_hot")
+hot = speedups.load("games.doudizhu.hot")
 
 SEATS = 3
+NOTATION = cardlib.PokerNotation(1)
 HAND_SIZE = 17
 KITTY_SIZE = 3
 
@@ -106,6 +109,12 @@ class Options:
                                minimum=-1, maximum=SEATS - 1)
 
 
+class Carry(NamedTuple):
+    """What a round carries into the next one of its match (rule 6)."""
+
+    first_bidder: Annotated[int, Index("seats", 0)]
+
+
 class State(NamedTuple):
     """A round in progress; immutable (a NamedTuple: cheap to build, copy and pack on every call)."""
 
@@ -120,6 +129,7 @@ class State(NamedTuple):
     phase: int
     bids: tuple[int, ...]  # -1 not yet, 0 passed, 1..3
     to_act: tuple[int, ...]
+    asking: tuple[Ask, ...] = ()  # while bidding: the seats still to bid, in turn (asking.AskInTurn)
     landlord: int = -1
     base: int = 0
     bombs: int = 0
@@ -141,7 +151,6 @@ class State(NamedTuple):
         return self.out[0] if self.out else -1
 
 
-_MATCH, _TRICK = State._fields.index("match"), State._fields.index("trick")
 
 
 # --- cards and combinations -----------------------------------------------------------------
@@ -285,56 +294,121 @@ _ids_of = functools.lru_cache(maxsize=16384)(cardlib.from_mask)
 
 # --- the game -------------------------------------------------------------------------------
 
-class Bidding(Phase):
-    """Rules 3-7: each seat bids once, 1-3 above every earlier bid, or passes."""
+# --- bidding (rules 3-7) on the shared ask-in-turn phase ----------------------------------------
 
-    name = "bidding"
-    kinds = frozenset((PASS, BID))
-
-    def legal(self, game, state: State, seat: int):
-        top = max(state.bids)
-        return [(Action(seat, PASS), None)] + [
-            (Action(seat, BID, value=v), None) for v in range(max(top, 0) + 1, 4)]
-
-    def check(self, game, state: State, action: Action) -> Verdict:
-        if action.kind == PASS:
-            return Verdict.ok("no bid")
-        if not 1 <= action.value <= 3:
-            return Verdict.no(Reason.BAD_ACTION, f"a bid is 1, 2 or 3, not {action.value}")
-        if action.value <= max(state.bids):
-            return Verdict.no(BID_TOO_LOW, f"bid {action.value} must exceed the highest bid {max(state.bids)}")
-        return Verdict.ok(f"bid {action.value}")
-
-    def apply(self, game, state: State, action: Action, verdict: Verdict):
-        seat = action.seat
-        value = action.value if action.kind == BID else 0
-        bids = state.bids[:seat] + (value,) + state.bids[seat + 1:]
-        events = [Event("BID", seat, values={"bid": value})]
-        if value < 3 and -1 in bids:
-            return state._replace(bids=bids, to_act=((seat + 1) % SEATS,)), events
-        if max(bids) <= 0:  # rule 5: all passed, redeal from a derived stream
-            deal_no = state.deal_no + 1
-            hands, kitty = _deal_cards(rng.deal_key(state.seed, state.entropy), deal_no)
-            events.append(Event("REDEAL", state.first_bidder, values={"deal_no": deal_no}))
-            events += [Event("DEAL", s, cardlib.from_mask(h)) for s, h in enumerate(hands)]
-            return state._replace(deal_no=deal_no, hands=hands, kitty=kitty, bids=(-1,) * SEATS,
-                                  to_act=(state.first_bidder,)), events
-        landlord = bids.index(max(bids))
-        hands = tuple(h | state.kitty if s == landlord else h for s, h in enumerate(state.hands))
-        events.append(Event("LANDLORD", landlord, cardlib.from_mask(state.kitty), values={"base": max(bids)}))
-        return state._replace(bids=bids, hands=hands, phase=PLAYING, landlord=landlord, base=max(bids),
-                              trick=Trick(landlord), to_act=(landlord,)), events
+def bid_actions(state: State, ask: Ask):
+    """Rule 3: PASS, or a bid above every earlier bid."""
+    top = max(state.bids)
+    return [(Action(ask.seat, PASS), None)] + [
+        (Action(ask.seat, BID, value=v), None) for v in range(max(top, 0) + 1, 4)]
 
 
-class Doudizhu(TrickHooks, Game):
+def check_bid(state: State, action: Action, ask: Ask) -> Verdict:
+    if action.kind == PASS:
+        return Verdict.ok("no bid")
+    if not 1 <= action.value <= 3:
+        return Verdict.no(Reason.BAD_ACTION, f"a bid is 1, 2 or 3, not {action.value}")
+    if action.value <= max(state.bids):
+        return Verdict.no(BID_TOO_LOW, f"bid {action.value} must exceed the highest bid {max(state.bids)}")
+    return Verdict.ok(f"bid {action.value}")
+
+
+def record_bid(state: State, action: Action, verdict: Verdict, ask: Ask, events: list) -> State:
+    seat = action.seat
+    value = action.value if action.kind == BID else 0
+    events.append(Event("BID", seat, values={"bid": value}))
+    return state._replace(bids=state.bids[:seat] + (value,) + state.bids[seat + 1:])
+
+
+def bid_of_three(state: State) -> bool:
+    return max(state.bids) == 3  # rule 4: a bid of 3 ends bidding at once
+
+
+def close_bidding(state: State, events: list) -> State:
+    """Rule 5: three passes redeal (bidding restarts from the same seat); else rule 7: the
+    highest bidder is landlord and takes the kitty."""
+    bids = state.bids
+    if max(bids) <= 0:
+        deal_no = state.deal_no + 1
+        hands, kitty = _deal_cards(rng.deal_key(state.seed, state.entropy), deal_no)
+        events.append(Event("REDEAL", state.first_bidder, values={"deal_no": deal_no}))
+        events += [Event("DEAL", s, cardlib.from_mask(h)) for s, h in enumerate(hands)]
+        return state._replace(deal_no=deal_no, hands=hands, kitty=kitty, bids=(-1,) * SEATS,
+                              asking=queue_in_order(state.first_bidder, SEATS), to_act=(state.first_bidder,))
+    landlord = bids.index(max(bids))
+    hands = tuple(h | state.kitty if s == landlord else h for s, h in enumerate(state.hands))
+    events.append(Event("LANDLORD", landlord, cardlib.from_mask(state.kitty), values={"base": max(bids)}))
+    return state._replace(hands=hands, phase=PLAYING, landlord=landlord, base=max(bids),
+                          trick=Trick(landlord), to_act=(landlord,))
+
+
+# --- play (rules 8-12) on the shared trick flow ---------------------------------------------------
+
+def read_play(state: State, action: Action, mask: int) -> Verdict:
+    readings = hot.readings(counts_of_mask(mask), state.options.rocket_as_kickers)
+    table = state.trick.top
+    play, reason = choose_reading(readings, table, action.declared)
+    if not play:
+        text = cardlib.format_cards(cardlib.from_mask(mask))
+        message = {Reason.NOT_A_COMBINATION: f"{text} is not a combination",
+                   DECLARED_READING_INVALID: f"{text} cannot be read as {action.declared}",
+                   Reason.DOES_NOT_BEAT: f"{text} does not beat {format_play(table) if table else ''}"}[reason]
+        return Verdict.no(reason, message)
+    resolved = Action(action.seat, PLAY, _ids_of(mask), (), action.value, action.declared)
+    combo = to_combo(play)
+    return Verdict.ok(combo.label, combo, resolved, play)
+
+
+def table_plays(state: State, seat: int):
+    hand = state.hands[seat]
+    return [(Action(seat, PLAY, _ids_of(hot.pick_cards(hand, hot.play_counts(play))),  # rule 12
+                    declared=hot.KIND_NAMES[hot.play_kind(play)]), to_combo(play))
+            for play in legal_plays(hot.hand_counts(hand), state.trick.top, state.options)]
+
+
+def count_play(state: State, seat: int, verdict: Verdict, beaten: Trick, events: list) -> State:
+    """Hands played per seat (spring, rule 15); bombs and rockets double (rule 13)."""
+    plays = state.plays[:seat] + (state.plays[seat] + 1,) + state.plays[seat + 1:]
+    if hot.play_kind(verdict.detail) in (Kind.BOMB, Kind.ROCKET):
+        bombs = state.bombs + 1
+        events.append(Event("BOMB", seat, values={"multiplier": 1 << bombs}))
+        return state._replace(plays=plays, bombs=bombs)
+    return state._replace(plays=plays)
+
+
+def someone_out(state: State) -> bool:
+    return bool(state.out)  # rule 9: the first seat out ends the round
+
+
+def finish(state: State, events: list) -> State:
+    events.append(Event("FINISH", state.out[0], values={"winner": state.out[0]}))
+    return state._replace(phase=FINISHED, to_act=())
+
+
+class Doudizhu(Game):
     id = "doudizhu"
     name = "斗地主 Dou Dizhu"
     min_seats = max_seats = SEATS
-    state_bytes = 1024  # the contract suite checks the largest states (all entropy, largest options) fit
     Options = Options
     presets = {"qq": Options(), "coins_fixed_fee": Options(scoring="coins_fixed_fee"),
                "coins_rake": Options(scoring="coins_rake")}
-    phases = (Bidding(), TrickPlay("playing"), Finished())
+    notation = NOTATION
+    phases = (AskInTurn("bidding", (PASS, BID), legal=bid_actions, check=check_bid, answer=record_bid,
+                        stop=bid_of_three, resolve=close_bidding),
+              TrickPlay("playing", read_play=read_play, legal_plays=table_plays, after_play=count_play,
+                        round_over=someone_out, finish=finish),
+              Finished())
+    State = State
+    state_fields = {"match.carry": Carry | None, "deal_no": Small, "first_bidder": Index("seats", 0),
+                    "hands": Seq(Mask, "seats"), "kitty": Mask, "phase": Index(3, 0), "bids": Seq(Index(4), "seats"),
+                    "to_act": Seq(Index("seats", 0), "seats"), "asking": Seq(Ask, "seats"),
+                    "landlord": Index("seats"), "base": Index(4, 0), "bombs": Index(16, 0), "played": Mask,
+                    "plays": Seq(Small, "seats"), "out": Seq(Index("seats", 0), "seats"), "abandoned": Index("seats"),
+                    "step": Small}
+    # the release before the state codec: no version byte, no ask-in-turn queue (rebuilt from the bids)
+    state_layouts = {1: Layout("options seed entropy match deal_no first_bidder hands kitty phase bids to_act landlord "
+                               "base bombs trick played plays out abandoned step", upgrade=lambda old: {
+                                   **old, "asking": _bids_to_ask(old["first_bidder"], old["bids"], old["phase"])})}
     action_kinds = (COMMON_KINDS[PASS], ActionKind(BID, "bid 1, 2 or 3 (叫分), above every earlier bid", ("value",)),
                     ActionKind(PLAY, "play cards (ids, card text, or a rank string: the lowest ids of each "
                                "rank are taken, rule 12); `declared` may name the reading (rule 11i)",
@@ -352,6 +426,19 @@ class Doudizhu(TrickHooks, Game):
     public_cards = {"kitty": "the three kitty cards, once the landlord took them (rule 7)",
                     "played": "every card played so far"}
     roles = {"landlord": "地主 (team 0)", "farmer": "农民 (team 1)"}
+    combination_kinds = {hot.KIND_NAMES[k]: label for k, label in KIND_LABELS.items()}
+    outcomes = {"landlord_won": "the landlord played out first", "farmers_won": "a farmer played out first",
+                "abandoned": "a seat left (rule 16)"}
+    breakdown = {"base": "the winning bid", "multiplier": "2^bombs, x2 for a spring (rule 13)",
+                 "bombs": "bombs and rockets played", "spring": "1: spring (rule 15)",
+                 "anti_spring": "1: anti-spring (rule 15)", "landlord": "the landlord's seat",
+                 "penalty": "what the seat that left pays (rule 16)", "escaped_seat": "the seat that left"}
+    seat_values = {"coins": "coin modes (rules 17-18): each seat's coins; empty in points mode"}
+    values = {"coins_house": "coin modes: what the house collects (fees, rake)"}
+    balances = (("coins", "coins_house"),)
+    standings = {"title": "the level title (级别) of each seat's cumulative points"}
+    hint_context = {"table_kind": "the reading of the table to beat, a combination kind (rule 11i); "
+                                  "default: as it would be read when led"}
     event_types = {
         "DEAL": EventType("the seat's 17 cards (private: the seat's own)"),
         "BID_TURN": EventType("the seat that bids first"),
@@ -370,56 +457,21 @@ class Doudizhu(TrickHooks, Game):
     def _deal(self, options: Options, seed: bytes, entropy: bytes, seats: int, match: Match) -> State:
         key = rng.deal_key(seed, entropy)
         if match.round:
-            first = match.carry[0]  # rule 6: the next seat of the previous round's first bidder
+            first = match.carry.first_bidder  # rule 6: the next seat of the previous round's first bidder
         elif options.first_bidder >= 0:
             first = options.first_bidder
         else:
             first = rng.Stream(key, "first_bidder").randbelow(SEATS)
         hands, kitty = _deal_cards(key, 0)
-        return State(options, seed, entropy, match, 0, first, hands, kitty, BIDDING, (-1,) * SEATS, (first,))
+        return State(options, seed, entropy, match, 0, first, hands, kitty, BIDDING, (-1,) * SEATS, (first,),
+                     queue_in_order(first, SEATS))
 
     def deal_events(self, state: State) -> list[Event]:
         events = [Event("DEAL", s, cardlib.from_mask(h)) for s, h in enumerate(state.hands)]
         return events + [Event("BID_TURN", state.first_bidder)]
 
-    def _carry(self, finished: State) -> tuple:
-        return ((finished.first_bidder + 1) % SEATS,)
-
-    # the play phase (tricks.TrickPlay) -------------------------------------------------------
-    def read_play(self, state: State, action: Action, mask: int) -> Verdict:
-        readings = hot.readings(counts_of_mask(mask), state.options.rocket_as_kickers)
-        table = state.trick.top
-        play, reason = choose_reading(readings, table, action.declared)
-        if not play:
-            text = cardlib.format_cards(cardlib.from_mask(mask))
-            message = {Reason.NOT_A_COMBINATION: f"{text} is not a combination",
-                       DECLARED_READING_INVALID: f"{text} cannot be read as {action.declared}",
-                       Reason.DOES_NOT_BEAT: f"{text} does not beat {format_play(table) if table else ''}"}[reason]
-            return Verdict.no(reason, message)
-        resolved = Action(action.seat, PLAY, _ids_of(mask), (), action.value, action.declared)
-        combo = to_combo(play)
-        return Verdict.ok(combo.label, combo, resolved, play)
-
-    def legal_plays(self, state: State, seat: int):
-        hand = state.hands[seat]
-        return [(Action(seat, PLAY, _ids_of(hot.pick_cards(hand, hot.play_counts(play))),  # rule 12
-                        declared=hot.KIND_NAMES[hot.play_kind(play)]), to_combo(play))
-                for play in legal_plays(hot.hand_counts(hand), state.trick.top, state.options)]
-
-    def after_play(self, state: State, seat: int, verdict: Verdict, events: list) -> State:
-        plays = state.plays[:seat] + (state.plays[seat] + 1,) + state.plays[seat + 1:]
-        if hot.play_kind(verdict.detail) in (Kind.BOMB, Kind.ROCKET):
-            bombs = state.bombs + 1
-            events.append(Event("BOMB", seat, values={"multiplier": 1 << bombs}))
-            return state._replace(plays=plays, bombs=bombs)
-        return state._replace(plays=plays)
-
-    def round_over(self, state: State) -> bool:
-        return bool(state.out)  # rule 9: the first seat out ends the round
-
-    def finish(self, state: State, events: list) -> State:
-        events.append(Event("FINISH", state.out[0], values={"winner": state.out[0]}))
-        return state._replace(phase=FINISHED, to_act=())
+    def _carry(self, finished: State) -> Carry:
+        return Carry((finished.first_bidder + 1) % SEATS)
 
     def _abandon(self, state: State, seat: int):
         return (state._replace(phase=FINISHED, to_act=(), abandoned=seat),
@@ -453,13 +505,15 @@ class Doudizhu(TrickHooks, Game):
             zones["kitty"] = cardlib.from_mask(state.kitty)
         return zones
 
-    def secret_cards(self, state: State, seat: int):
-        shown = state.kitty if seat == state.landlord else 0  # rule 7: the kitty is shown to all
-        return cardlib.from_mask(state.hands[seat] & ~shown)
+    def knowledge(self, state: State) -> Knowledge:
+        """Hands are their seats'; played cards are public, and the kitty once the landlord took it
+        (rule 7): before that nobody knows it, even when the round ends by an ABANDON."""
+        public = state.played | (state.kitty if state.landlord >= 0 else 0)
+        return Knowledge(public, state.hands)
 
-    def titles(self, totals) -> list[str]:
+    def standing(self, totals):
         """Level titles (级别) of cumulative points."""
-        return [title_for(t) for t in totals]
+        return {"title": tuple(title_for(t) for t in totals)}
 
     # stateless helpers ---------------------------------------------------------------------------
     def classify(self, cards_text: str, options: Options) -> list[Combo]:
@@ -480,36 +534,11 @@ class Doudizhu(TrickHooks, Game):
         a, _ = choose_reading(a_readings, b)
         return bool(a), to_combo(a or choose_reading(a_readings, 0)[0]), to_combo(b)
 
-    def hint_strings(self, hand_text: str, table_text: str, options: Options, table_kind: str = "") -> list[str]:
-        return legal_rank_strings(hand_text, table_text, options, table_kind)
+    def hint_strings(self, hand_text: str, table_text: str, options: Options, context=EMPTY) -> list[str]:
+        return legal_rank_strings(hand_text, table_text, options, context.get("table_kind", ""))
 
-    def hint_json(self, hand_text: str, table_text: str, options: Options, table_kind: str = "") -> str:
-        return legal_moves_json(hand_text, table_text, options, table_kind)
-
-    # serialization ---------------------------------------------------------------------------
-    def pack(self, state: State) -> bytes:
-        """marshal format 2: no back-references, so equal states pack to equal bytes whatever
-        else holds their values (format 3+ flags objects by their reference count)."""
-        values = list(state)
-        values[0], values[_MATCH], values[_TRICK] = option_values(state.options), tuple(state.match), tuple(state.trick)
-        return marshal.dumps(tuple(values), 2)  # marshal takes plain tuples only
-
-    def unpack(self, data: bytes) -> State:
-        """Raises: InvalidAction (STATE_TOKEN_INVALID) on bytes that are no packed state."""
-        try:
-            values = marshal.loads(data)
-            if type(values) is not tuple or len(values) != len(State._fields):
-                raise ValueError("not a packed state")
-            values = list(values)
-            values[0], values[_MATCH], values[_TRICK] = (_options_of(values[0]), Match(*values[_MATCH]),
-                                                         Trick(*values[_TRICK]))
-            state = State._make(values)
-            if len(state.hands) != SEATS or len(state.bids) != SEATS or len(state.plays) != SEATS:
-                raise ValueError("not a packed state")
-            return state
-        except Exception as exc:  # any decoding failure is the caller's bad token
-            raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
-
+    def hint_json(self, hand_text: str, table_text: str, options: Options, context=EMPTY) -> str:
+        return legal_moves_json(hand_text, table_text, options, context.get("table_kind", ""))
 
 PHASE_NAMES = tuple(p.name for p in Doudizhu.phases)
 # roles by landlord seat (-1: not yet known)
@@ -520,7 +549,7 @@ _ROLES = {-1: ("",) * SEATS, **{ll: tuple("landlord" if s == ll else "farmer" fo
 def _public_view(state: State) -> tuple:
     """What every seat's view of ``state`` shares (built once per state by ``_views``; the
     mappings are shared between the views and never changed)."""
-    public = {"kitty": _ids_of(state.kitty), "played": _ids_of(state.played)} if state.phase != BIDDING else {}
+    public = {"kitty": _ids_of(state.kitty), "played": _ids_of(state.played)} if state.landlord >= 0 else {}
     bids, hands, plays, landlord = state.bids, state.hands, state.plays, state.landlord
     roles = _ROLES[landlord]
     seat_views = tuple(
@@ -534,10 +563,12 @@ def _public_view(state: State) -> tuple:
             trick.top_seat, _ids_of(trick.top_cards), counters)
 
 
-@functools.lru_cache(maxsize=256)
-def _options_of(values: tuple) -> Options:
-    """Options from packed values (cached: a server sees few distinct option sets)."""
-    return Options(*values)
+
+def _bids_to_ask(first: int, bids: tuple[int, ...], phase: int) -> tuple[Ask, ...]:
+    """The seats still to bid while bidding: in turn from the first bidder, those that have not."""
+    if phase != BIDDING:
+        return ()
+    return tuple(tuple(a) for a in queue_in_order(first, SEATS) if bids[a.seat] == -1)
 
 
 def _deal_cards(key: bytes, deal_no: int) -> tuple[tuple[int, ...], int]:
@@ -558,8 +589,7 @@ def settle(state: State) -> Settlement:
         coins_pen = penalty * n + (fee if o.scoring == "coins_fixed_fee" else 0)
         coins = tuple(-coins_pen if s == state.abandoned else 0 for s in range(SEATS))
         return Settlement(points, (), "abandoned", (("penalty", penalty), ("escaped_seat", state.abandoned)),
-                          house=penalty, coins=coins if o.scoring != "points" else (),
-                          coins_house=coins_pen if o.scoring != "points" else 0, mode=o.scoring)
+                          house=penalty, **_coins(o, coins, coins_pen))
     landlord = state.landlord
     landlord_won = state.winner == landlord
     farmers = [s for s in range(SEATS) if s != landlord]
@@ -583,7 +613,14 @@ def settle(state: State) -> Settlement:
         coins = tuple(x[s] * 9 // 10 if s in winners else -x[s] for s in range(SEATS))
         house = -sum(coins)
     return Settlement(points, winners, "landlord_won" if landlord_won else "farmers_won", breakdown,
-                      coins=coins, coins_house=house, mode=o.scoring)
+                      **_coins(o, coins, house))
+
+
+def _coins(options: Options, coins: tuple[int, ...], house: int) -> dict:
+    """The coin modes' results (rules 17-18) as the game's own settlement values; none in points mode."""
+    if options.scoring == "points":
+        return {}
+    return {"seat_values": {"coins": coins}, "values": {"coins_house": house}}
 
 
 DOUDIZHU = Doudizhu()

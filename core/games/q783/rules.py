@@ -137,20 +137,21 @@ played in the trick in progress); cards ``score_cards`` (drawn_bank). Public: ``
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
-import marshal
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Annotated, NamedTuple
 
-from . import cards as cardlib
-from . import rng, speedups
-from .errors import InvalidAction, Reason, quote
-from .game import (ABANDON, COMMON_KINDS, PASS, PLAY, Action, ActionKind, Combo, Event, EventType,
-                   Finished, Game, Match, SeatView, Settlement, Verdict, View, option, option_values)
-from .tricks import Trick, TrickHooks, TrickPlay
+from ... import cards as cardlib
+from ... import rng, speedups
+from ...codec import Index, Int64, Layout, Mask, Seq, Small
+from ...errors import InvalidAction, Reason, quote
+from ...game import (ABANDON, COMMON_KINDS, PASS, PLAY, Action, ActionKind, Combo, Event, EventType,
+                   EMPTY, Finished, Game, Knowledge, Match, SeatView, Settlement, Verdict, View, option)
+from ...tricks import Trick, TrickPlay
 
-hot = speedups.load("q783_hot")
+hot = speedups.load("games.q783.hot")
 
 Kind = IntEnum("Kind", [(name.upper(), i) for i, name in enumerate(hot.KIND_NAMES) if name])
 SET, TRIPLE, MIXED, PURE, BOMB, MIXED2, PURE2 = (Kind.SET, Kind.TRIPLE_BOMB, Kind.MIXED_Q783, Kind.PURE_Q783,
@@ -480,6 +481,13 @@ _ids_of = functools.lru_cache(maxsize=16384)(cardlib.from_mask)
 
 # --- the state ---------------------------------------------------------------------------------
 
+class Carry(NamedTuple):
+    """What a 小局 carries into the next one of its 大局 (1.4, 2.4)."""
+
+    dealer: Annotated[int, Index("seats", 0)]
+    banks: Annotated[tuple[int, ...], Seq(Int64, "seats")]
+
+
 class State(NamedTuple):
     """A 小局 in progress; immutable."""
 
@@ -487,7 +495,6 @@ class State(NamedTuple):
     seed: bytes
     entropy: bytes
     match: Match
-    num_seats: int
     dealer: int  # the seat dealt to first (1.4)
     first_lead: int  # 6.4
     hands: tuple[int, ...]  # play cards per seat (bitmasks)
@@ -512,12 +519,15 @@ class State(NamedTuple):
         return self.phase == FINISHED
 
     @property
+    def num_seats(self) -> int:
+        return len(self.hands)
+
+    @property
     def camps(self) -> bool:
         """Rule 1.1: two camps at 4 or 6 seats unless ``individual``."""
         return not self.options.individual and self.num_seats in (4, 6)
 
 
-_MATCH, _TRICK = State._fields.index("match"), State._fields.index("trick")
 
 
 def bank_of(state: State, seat: int) -> int:
@@ -586,15 +596,111 @@ def result(state: State) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
     return CAMP_WON, tuple(range(camp, n, 2)), tuple(range(1 - camp, n, 2))
 
 
-class Q783Game(TrickHooks, Game):
+# --- play (rule 6) on the shared trick flow, payments (7), the end of a 小局 (8, 9) ----------------
+
+def read_play(state: State, action: Action, mask: int) -> Verdict:
+    rules = rules_of(state.options)
+    play = play_of(mask, rules)
+    if not play:
+        return Verdict.no(Reason.NOT_A_COMBINATION,
+                          f"{cardlib.format_cards(cardlib.from_mask(mask))} is not a combination")
+    top = state.trick.top
+    if top and not hot.beats(play, top, rules.ladder, rules.flags):
+        return Verdict.no(Reason.DOES_NOT_BEAT, f"{to_combo(play, rules).label} does not beat "
+                                                f"{to_combo(top, rules).label}")
+    combo = to_combo(play, rules)
+    return Verdict.ok(combo.label, combo, Action(action.seat, PLAY, _ids_of(mask)), play)
+
+def table_plays(state: State, seat: int):
+    rules = rules_of(state.options)
+    hand = state.hands[seat]
+    return [(Action(seat, PLAY, _ids_of(pick_cards(hand, play, rules))), to_combo(play, rules))
+            for play in legal_plays(hand, state.trick.top, rules)]
+
+def bars(state: State) -> bool:
+    return state.options.pass_bars_trick
+
+def count_cards(state: State, seat: int, verdict: Verdict, beaten: Trick, events: list) -> State:
+    n = len(verdict.action.cards)
+    trick_cards = state.trick_cards[:seat] + (state.trick_cards[seat] + n,) + state.trick_cards[seat + 1:]
+    left, announce = state.hands[seat].bit_count(), state.options.baopai
+    if announce and 0 < left <= announce < left + n:  # 6.6
+        events.append(Event("BAOPAI", seat, values={"cards": left}))
+    return state._replace(trick_cards=trick_cards)
+
+def pay_on_pass(state: State, seat: int, events: list) -> State:
+    """Rule 7.4 ``pay_on_pass``: an opponent of the top play's owner pays it as he passes."""
+    owner = state.trick.top_seat
+    if not state.options.pay_on_pass or seat not in opponents(state, owner):
+        return state
+    return pay(state, seat, owner, play_amount(state.trick.top, state.options), events)
+
+def pay_trick(state: State, trick: Trick, winner: int, events: list) -> State:
+    if not state.options.pay_on_pass:
+        state = _pay_trick(state, trick, events)
+    return state._replace(trick=Trick(trick.leader), trick_cards=(0,) * state.num_seats)
+
+def bank_ran_out(state: State) -> bool:
+    return bool(state.exhausted)  # 9.1
+
+def round_over(state: State) -> bool:
+    """9.1: a bank ran out; 8.2: a seat (individual) or a whole camp went out."""
+    if state.exhausted:
+        return True
+    if not state.camps:
+        return bool(state.out)
+    hands = state.hands
+    return not any(hands[0::2]) or not any(hands[1::2])
+
+def plays_out_trick(state: State) -> bool:
+    return not state.options.end_at_once  # 8.2
+
+def finish(state: State, events: list) -> State:
+    o = state.options
+    trick = state.trick
+    if trick.top and not state.exhausted:  # 8.2 end_at_once: the last play wins the trick
+        events.append(Event("TRICK_WON", trick.top_seat))
+        if not o.pay_on_pass:
+            state = _pay_trick(state, trick, events)
+        state = state._replace(trick=Trick(trick.leader))
+    if state.exhausted:  # 9.1: no result, no penalty
+        outcome, winners = EXHAUSTED, ()
+    else:
+        outcome, winners, losers = result(state)
+        for loser in losers:  # 8.4
+            if state.camps:
+                state = pay(state, loser, (loser + 1) % state.num_seats, o.penalty_camp, events, "PENALTY")
+            else:
+                state = pay(state, loser, winners[0], o.penalty_individual, events, "PENALTY")
+    events.append(Event("FINISH", -1, values={
+        "winner": winners[0] if len(winners) == 1 else -1,
+        "camp": winners[0] % 2 if state.camps and winners else -1, "draw": int(outcome == DRAW)}))
+    return state._replace(phase=FINISHED, to_act=(), winners=winners, outcome=outcome)
+
+
+class Q783Game(Game):
     id = "q783"
     name = "Q783 / 378Q 三七八Q"
     min_seats, max_seats, default_seats = 3, 6, 4
     notation = NOTATION
-    state_bytes = 1536  # the largest states measured 1,256 bytes (six seats, all entropy, a long match)
     Options = Options
     presets = PRESETS
-    phases = (TrickPlay("playing"), Finished())
+    phases = (TrickPlay("playing", read_play=read_play, legal_plays=table_plays, bars=bars, after_play=count_cards,
+                        after_pass=pay_on_pass, after_trick=pay_trick, play_stops=bank_ran_out, round_over=round_over,
+                        plays_out_trick=plays_out_trick, finish=finish),
+              Finished())
+    State = State
+    state_fields = {"match.carry": Carry | None, "dealer": Index("seats", 0), "first_lead": Index("seats", 0),
+                    "hands": Seq(Mask, "seats"), "score_cards": Seq(Mask, "seats"), "set_aside": Mask,
+                    "banks": Seq(Int64, "seats"), "opening": Seq(Int64, "seats"), "phase": Index(2, 0),
+                    "to_act": Seq(Index("seats", 0), "seats"), "played": Mask, "out": Seq(Index("seats", 0), "seats"), "trick_cards": Seq(Small, "seats"),
+                    "winners": Seq(Index("seats", 0), "seats"), "outcome": Index(len(OUTCOME_NAMES), 0), "exhausted": Mask("seats"),
+                    "abandoned": Index("seats"), "step": Small}
+    # the release before the state codec: num_seats stored; under pass_bars_trick a trick's passes
+    # were one mask (now: passed on the top play, and barred for the trick)
+    state_layouts = {1: Layout("options seed entropy match num_seats dealer first_lead hands score_cards set_aside "
+                               "banks opening phase to_act trick played out trick_cards winners outcome exhausted "
+                               "abandoned step", upgrade=lambda old: {**old, "trick": _old_trick(old)})}
     action_kinds = (COMMON_KINDS[PASS],
                     ActionKind(PLAY, "play cards (ids or card text with suits; a rank string takes the lowest "
                                "ids of each rank)", ("cards",)),
@@ -607,6 +713,18 @@ class Q783Game(TrickHooks, Game):
     seat_cards = {"score_cards": "drawn_bank: the score cards the seat drew and laid aside (2.4)"}
     public_cards = {"played": "every card played so far",
                     "set_aside": "cards not dealt: the score cards (2.4) and removed 2s (3.3)"}
+    combination_kinds = {"single": "one card", "pair": "two of a rank", "trio": "three of a rank",
+                         "triple_bomb": "three of a kind, a bomb (triple_bomb, 4.2)", "bomb": "4-8 of a rank (4.2)",
+                         "mixed_q783": "Q 7 8 3 of mixed suits (4.3)", "pure_q783": "Q 7 8 3 of one suit (4.4)",
+                         "mixed_double_q783": "two each of Q 7 8 3 (4.5)",
+                         "pure_double_q783": "two each of Q 7 8 3, one suit (4.5)"}
+    outcomes = {"first_out_won": "individual: the first seat out won (8.3)",
+                "camp_won": "camps: the lower sum of places won (8.3)",
+                "points_won": "by_points: the bank that gained most won (8.3)", "draw": "a draw (8.3)",
+                "bank_exhausted": "a bank ran out: the 大局 is over (9.1)", "abandoned": "a seat left"}
+    breakdown = {"xiaoju": "the 小局's number in its 大局 (1 = the first)", "first_out": "the first seat out, -1 none",
+                 "exhausted": "bitmask of the banks that ran out", "abandoned": "the seat that left, -1 none",
+                 **{f"bank{b}": f"bank {b}'s points after the 小局 (a seat's, or camp {b}'s)" for b in range(6)}}
     event_types = {
         "DEAL": EventType("the seat's play cards (private)"),
         "SCORE_CARDS": EventType("drawn_bank: the score cards the seat drew, face up (2.4)",
@@ -650,7 +768,7 @@ class Q783Game(TrickHooks, Game):
     def _deal(self, options: Options, seed: bytes, entropy: bytes, seats: int, match: Match) -> State:
         rules = rules_of(options)
         first = not match.carry
-        dealer = 0 if first else match.carry[0]
+        dealer = 0 if first else match.carry.dealer
         drawn = first and options.drawn_bank
         deck = rng.Stream(rng.deal_key(seed, entropy), "deal").shuffle(deck_of(options, drawn))
         dealt = [0] * seats
@@ -667,13 +785,13 @@ class Q783Game(TrickHooks, Game):
                 shares = [options.start_bank or score_total(options) // seats] * seats
             banks = (sum(shares[0::2]), sum(shares[1::2])) if camps else tuple(shares)
         else:
-            banks = tuple(match.carry[1])
+            banks = match.carry.banks
         lead = dealer
         if first:
             wanted = rules.score_mask if options.first_lead == "first_score_card_drawer" else (
                 1 << HEART_THREE | 1 << (HEART_THREE + cardlib.CARDS_PER_DECK))
             lead = (dealer + next(i for i, c in enumerate(deck) if wanted >> c & 1)) % seats
-        return State(options, seed, entropy, match, seats, dealer, lead, hands, score_cards, set_aside, banks,
+        return State(options, seed, entropy, match, dealer, lead, hands, score_cards, set_aside, banks,
                      banks, PLAYING, (lead,), Trick(lead), trick_cards=(0,) * seats)
 
     def deal_events(self, state: State) -> list[Event]:
@@ -693,96 +811,16 @@ class Q783Game(TrickHooks, Game):
         return cards, {"dealer": state.dealer, "first_lead": state.first_lead}
 
     # matches: the 大局 (2.4, 9) ------------------------------------------------------------------------
-    def _carry(self, finished: State) -> tuple:
+    def _carry(self, finished: State) -> Carry:
         """The next 小局 is dealt from the first finisher (the same dealer if nobody went out);
         the banks carry."""
-        return (finished.out[0] if finished.out else finished.dealer, finished.banks)
+        return Carry(finished.out[0] if finished.out else finished.dealer, finished.banks)
 
     def match_over(self, state: State) -> bool:
         o = state.options
         if o.negative_allowed:
             return state.match.round + 1 >= o.xiaoju_limit
         return bool(state.exhausted)
-
-    # the play phase (tricks.TrickPlay) --------------------------------------------------------------
-    def read_play(self, state: State, action: Action, mask: int) -> Verdict:
-        rules = rules_of(state.options)
-        play = play_of(mask, rules)
-        if not play:
-            return Verdict.no(Reason.NOT_A_COMBINATION,
-                              f"{cardlib.format_cards(cardlib.from_mask(mask))} is not a combination")
-        top = state.trick.top
-        if top and not hot.beats(play, top, rules.ladder, rules.flags):
-            return Verdict.no(Reason.DOES_NOT_BEAT, f"{to_combo(play, rules).label} does not beat "
-                                                    f"{to_combo(top, rules).label}")
-        combo = to_combo(play, rules)
-        return Verdict.ok(combo.label, combo, Action(action.seat, PLAY, _ids_of(mask)), play)
-
-    def legal_plays(self, state: State, seat: int):
-        rules = rules_of(state.options)
-        hand = state.hands[seat]
-        return [(Action(seat, PLAY, _ids_of(pick_cards(hand, play, rules))), to_combo(play, rules))
-                for play in legal_plays(hand, state.trick.top, rules)]
-
-    def bars(self, state: State) -> bool:
-        return state.options.pass_bars_trick
-
-    def after_play(self, state: State, seat: int, verdict: Verdict, events: list) -> State:
-        n = len(verdict.action.cards)
-        trick_cards = state.trick_cards[:seat] + (state.trick_cards[seat] + n,) + state.trick_cards[seat + 1:]
-        left, announce = state.hands[seat].bit_count(), state.options.baopai
-        if announce and 0 < left <= announce < left + n:  # 6.6
-            events.append(Event("BAOPAI", seat, values={"cards": left}))
-        return state._replace(trick_cards=trick_cards)
-
-    def after_pass(self, state: State, seat: int, events: list) -> State:
-        """Rule 7.4 ``pay_on_pass``: an opponent of the top play's owner pays it as he passes."""
-        owner = state.trick.top_seat
-        if not state.options.pay_on_pass or seat not in opponents(state, owner):
-            return state
-        return pay(state, seat, owner, play_amount(state.trick.top, state.options), events)
-
-    def after_trick(self, state: State, trick: Trick, events: list) -> State:
-        if not state.options.pay_on_pass:
-            state = _pay_trick(state, trick, events)
-        return state._replace(trick=Trick(trick.leader), trick_cards=(0,) * state.num_seats)
-
-    def play_stops(self, state: State) -> bool:
-        return bool(state.exhausted)  # 9.1
-
-    def round_over(self, state: State) -> bool:
-        """9.1: a bank ran out; 8.2: a seat (individual) or a whole camp went out."""
-        if state.exhausted:
-            return True
-        if not state.camps:
-            return bool(state.out)
-        hands = state.hands
-        return not any(hands[0::2]) or not any(hands[1::2])
-
-    def plays_out_trick(self, state: State) -> bool:
-        return not state.options.end_at_once  # 8.2
-
-    def finish(self, state: State, events: list) -> State:
-        o = state.options
-        trick = state.trick
-        if trick.top and not state.exhausted:  # 8.2 end_at_once: the last play wins the trick
-            events.append(Event("TRICK_WON", trick.top_seat))
-            if not o.pay_on_pass:
-                state = _pay_trick(state, trick, events)
-            state = state._replace(trick=Trick(trick.leader))
-        if state.exhausted:  # 9.1: no result, no penalty
-            outcome, winners = EXHAUSTED, ()
-        else:
-            outcome, winners, losers = result(state)
-            for loser in losers:  # 8.4
-                if state.camps:
-                    state = pay(state, loser, (loser + 1) % state.num_seats, o.penalty_camp, events, "PENALTY")
-                else:
-                    state = pay(state, loser, winners[0], o.penalty_individual, events, "PENALTY")
-        events.append(Event("FINISH", -1, values={
-            "winner": winners[0] if len(winners) == 1 else -1,
-            "camp": winners[0] % 2 if state.camps and winners else -1, "draw": int(outcome == DRAW)}))
-        return state._replace(phase=FINISHED, to_act=(), winners=winners, outcome=outcome)
 
     def _abandon(self, state: State, seat: int):
         return (state._replace(phase=FINISHED, to_act=(), abandoned=seat, outcome=ABANDONED),
@@ -830,8 +868,12 @@ class Q783Game(TrickHooks, Game):
     def all_cards(self, state: State):
         return range(state.options.decks * cardlib.CARDS_PER_DECK)
 
-    def secret_cards(self, state: State, seat: int):
-        return cardlib.from_mask(state.hands[seat])
+    def knowledge(self, state: State) -> Knowledge:
+        """Hands are their seats'; played, set-aside and drawn score cards are public (6.6, 2.4)."""
+        public = state.played | state.set_aside
+        for m in state.score_cards:
+            public |= m
+        return Knowledge(public, state.hands)
 
     # stateless helpers -------------------------------------------------------------------------------
     def classify(self, cards_text: str, options: Options) -> list[Combo]:
@@ -851,38 +893,22 @@ class Q783Game(TrickHooks, Game):
             raise InvalidAction("compare needs two combinations", Reason.NOT_A_COMBINATION)
         return hot.beats(a, b, rules.ladder, rules.flags), to_combo(a, rules), to_combo(b, rules)
 
-    def hint_strings(self, hand_text: str, table_text: str, options: Options, table_kind: str = "") -> list[str]:
+    def hint_strings(self, hand_text: str, table_text: str, options: Options, context=EMPTY) -> list[str]:
         return legal_rank_strings(hand_text, table_text, options)
 
-    def hint_json(self, hand_text: str, table_text: str, options: Options, table_kind: str = "") -> str:
+    def hint_json(self, hand_text: str, table_text: str, options: Options, context=EMPTY) -> str:
         """``{"moves": [...]}`` written at once (rank strings need no JSON escapes)."""
         moves = legal_rank_strings(hand_text, table_text, options)
         return '{"moves": [' + ", ".join(f'"{move}"' for move in moves) + "]}"
 
-    # serialization -----------------------------------------------------------------------------------
-    def pack(self, state: State) -> bytes:
-        """marshal format 2 (no references): equal states give equal bytes."""
-        values = list(state)
-        values[0], values[_MATCH], values[_TRICK] = option_values(state.options), tuple(state.match), tuple(state.trick)
-        return marshal.dumps(tuple(values), 2)
 
-    def unpack(self, data: bytes) -> State:
-        """Raises: InvalidAction (STATE_TOKEN_INVALID) on bytes that are no packed state."""
-        try:
-            values = marshal.loads(data)
-            if type(values) is not tuple or len(values) != len(State._fields):
-                raise ValueError("not a packed state")
-            values = list(values)
-            values[0], values[_MATCH], values[_TRICK] = (_options_of(values[0]), Match(*values[_MATCH]),
-                                                         Trick(*values[_TRICK]))
-            return State._make(values)
-        except Exception as exc:  # any decoding failure is the caller's bad token
-            raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
+_PASS_BARS = [f.name for f in dataclasses.fields(Options)].index("pass_bars_trick")
 
 
-@functools.lru_cache(maxsize=256)
-def _options_of(values: tuple) -> Options:
-    return Options(*values)
+def _old_trick(old: dict) -> tuple:
+    """A release-format trick: with pass_bars_trick its passes bar the seats for the trick."""
+    trick = old["trick"]
+    return trick + (trick[4],) if old["options"][_PASS_BARS] and len(trick) == 5 else trick
 
 
 Q783 = Q783Game()

@@ -39,24 +39,26 @@ is over (the table's owner sees every seat's view).
 Phases: ``rounds`` (PLAY one card: by id, card text, or a rank, the lowest id of that rank held),
 ``finished``. Legal actions: one PLAY per card held, ascending ids. Events: DEAL (private),
 SHOW, ROUND (the seat that took the other cards, with them; -1 when every card tied), OUT,
-FINISH, ABANDON. State: hands as bitmasks, ``pack`` is marshal format 2.
+FINISH, ABANDON. State: hands as bitmasks. Who still has to play a round is nobody else's
+business: the phase's turn is not public (each seat sees only whether it is awaited).
 """
 from __future__ import annotations
 
-import marshal
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from . import cards as cardlib
-from . import rng
-from .decisions import DecisionPhase, Window
-from .errors import InvalidAction, Reason
-from .game import (ABANDON, COMMON_KINDS, EMPTY, PLAY, Action, ActionKind, Event, EventType, Finished, Game,
-                   Match, SeatView, Settlement, Verdict, View, held, leaver_pays, losers_pay_winners, option,
-                   option_values)
-from .tricks import seats_in
+from ... import cards as cardlib
+from ... import rng
+from ...decisions import DecisionPhase, Window
+from ...codec import Index, Layout, Mask, OneOf, Seq, Small
+from ...errors import InvalidAction, Reason
+from ...game import (ABANDON, COMMON_KINDS, EMPTY, PLAY, Action, ActionKind, Event, EventType, Finished, Game,
+                   Knowledge,
+                   Match, SeatView, Settlement, Verdict, View, held, leaver_pays, losers_pay_winners, option)
+from ...tricks import seats_in
 
 ROUNDS, FINISHED = 0, 1
+NOTATION = cardlib.PokerNotation(1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +75,6 @@ class State(NamedTuple):
     seed: bytes
     entropy: bytes
     match: Match
-    num_seats: int
     hands: tuple[int, ...]  # card bitmasks
     revealed: int  # every card shown so far: where it is is public from then on
     last: tuple[int, ...]  # the card each seat played in the last round, -1 none
@@ -88,8 +89,11 @@ class State(NamedTuple):
     def finished(self) -> bool:
         return self.phase == FINISHED
 
+    @property
+    def num_seats(self) -> int:
+        return len(self.hands)
 
-_MATCH, _WINDOW = State._fields.index("match"), State._fields.index("window")
+
 
 
 def strength(card: int, ace_high: bool = False) -> int:
@@ -118,18 +122,79 @@ def _record(verdict: Verdict, action: Action) -> int:
     return action.cards[0]
 
 
+# --- rounds (rules 2-4) on the shared simultaneous decision ---------------------------------
+
+def check_card(state, action):
+    mask = held(state.hands[action.seat], action, NOTATION)
+    if type(mask) is Verdict:
+        return mask
+    if mask.bit_count() != 1:
+        return Verdict.no(Reason.BAD_ACTION, "play one card")
+    return Verdict.ok("card", action=action._replace(cards=cardlib.from_mask(mask), ranks=()))
+
+def card_actions(state, seat):
+    return [(Action(seat, PLAY, (c,)), None) for c in cardlib.from_mask(state.hands[seat])]
+
+def resolve_cards(state, events):
+    played = dict(zip(state.window.asked, state.window.answers))
+    goes_to = resolve_round(played, state.options.ace_high)
+    hands = list(state.hands)
+    last = [-1] * state.num_seats
+    revealed = state.revealed
+    for seat, card in played.items():
+        hands[seat] &= ~(1 << card)
+        last[seat] = card
+        revealed |= 1 << card
+        events.append(Event("SHOW", seat, (card,)))
+    for card, seat in goes_to.items():
+        hands[seat] |= 1 << card
+    takers = {s for c, s in goes_to.items() if played[s] != c}
+    taker = takers.pop() if takers else -1
+    taken = tuple(sorted(c for c, s in goes_to.items() if s == taker and played[s] != c))
+    events.append(Event("ROUND", taker, taken))
+    events += [Event("OUT", s) for s in played if not hands[s]]
+    state = state._replace(hands=tuple(hands), last=tuple(last), revealed=revealed, rounds=state.rounds + 1)
+    inside = seats_in(state.hands)
+    if inside.bit_count() <= 1 or state.rounds >= state.options.max_rounds:
+        winners = winning_seats(state)
+        events.append(Event("FINISH", -1, values={"winners": sum(1 << s for s in winners),
+                                                  "rounds": state.rounds}))
+        return state._replace(phase=FINISHED, to_act=(), window=Window())
+    window = Window.open(cardlib.from_mask(inside))
+    return state._replace(window=window, to_act=window.awaiting())
+
+def winning_seats(state) -> tuple[int, ...]:
+    """Rule 4: the last seat holding cards, else (the round limit) the seats holding most."""
+    top = max(h.bit_count() for h in state.hands)
+    return tuple(s for s, h in enumerate(state.hands) if h.bit_count() == top)
+
+# views, settlement, cards ---------------------------------------------------------------------
+
+
 class Bidaxiao(Game):
     id = "bidaxiao"
     name = "比大小 Bidaxiao (compare sizes)"
     min_seats, max_seats, default_seats = 2, 4, 2
-    state_bytes = 1024
     Options = Options
     presets = {"jokers_ace_high": Options(jokers=True, ace_high=True), "short": Options(hand_size=8)}
-    phases = (DecisionPhase("rounds", (PLAY,), "check_card", "card_actions", "resolve", _record), Finished())
+    notation = NOTATION
+    phases = (DecisionPhase("rounds", (PLAY,), check=check_card, legal=card_actions, resolve=resolve_cards,
+                            record=_record),
+              Finished())
+    State = State
+    state_fields = {"hands": Seq(Mask, "seats"), "revealed": Mask, "last": Seq(Index("cards"), "seats"), "rounds": Small,
+                    "phase": Index(2, 0), "to_act": Seq(Index("seats", 0), "seats"), "window.answers": Seq(OneOf(None, Index("cards", 0)), "seats"),
+                    "abandoned": Index("seats"), "step": Small}
+    # the release before the state codec: num_seats stored, no version byte
+    state_layouts = {1: Layout("options seed entropy match num_seats hands revealed last rounds phase to_act "
+                               "window abandoned step")}
     action_kinds = (ActionKind(PLAY, "play one card face down (an id, card text, or a rank: the lowest id of "
                                      "that rank held); shown when every seat has played", ("cards",)),
                     COMMON_KINDS[ABANDON])
     counters = {"rounds": "rounds resolved", "max_rounds": "the round limit (rule 4)"}
+    outcomes = {"took_all": "one seat holds every card left (rule 4)", "most_cards": "the round limit: most cards wins",
+                "tie": "every seat holds as many cards", "abandoned": "a seat left: it pays 1 point to each other seat"}
+    breakdown = {"rounds": "rounds played", "cards": "the winner's cards", "left": "the seat that left"}
     seat_cards = {"played": "the card the seat played in the last round",
                   "known": "cards of the seat's hand everybody saw go into it"}
     event_types = {
@@ -148,58 +213,12 @@ class Bidaxiao(Game):
         dealt = seats * options.hand_size
         hands = tuple(cardlib.to_mask(deck[s:dealt:seats]) for s in range(seats))
         window = Window.open(range(seats))
-        return State(options, seed, entropy, match, seats, hands, 0, (-1,) * seats, 0, ROUNDS,
+        return State(options, seed, entropy, match, hands, 0, (-1,) * seats, 0, ROUNDS,
                      window.awaiting(), window)
 
     def deal_events(self, state):
         return [Event("DEAL", s, cardlib.from_mask(h)) for s, h in enumerate(state.hands)]
 
-    # the simultaneous decision (decisions.DecisionPhase) -----------------------------------------
-    def check_card(self, state, action):
-        mask = held(state.hands[action.seat], action, self.notation)
-        if type(mask) is Verdict:
-            return mask
-        if mask.bit_count() != 1:
-            return Verdict.no(Reason.BAD_ACTION, "play one card")
-        return Verdict.ok("card", action=action._replace(cards=cardlib.from_mask(mask), ranks=()))
-
-    def card_actions(self, state, seat):
-        return [(Action(seat, PLAY, (c,)), None) for c in cardlib.from_mask(state.hands[seat])]
-
-    def resolve(self, state, events):
-        played = dict(zip(state.window.asked, state.window.answers))
-        goes_to = resolve_round(played, state.options.ace_high)
-        hands = list(state.hands)
-        last = [-1] * state.num_seats
-        revealed = state.revealed
-        for seat, card in played.items():
-            hands[seat] &= ~(1 << card)
-            last[seat] = card
-            revealed |= 1 << card
-            events.append(Event("SHOW", seat, (card,)))
-        for card, seat in goes_to.items():
-            hands[seat] |= 1 << card
-        takers = {s for c, s in goes_to.items() if played[s] != c}
-        taker = takers.pop() if takers else -1
-        taken = tuple(sorted(c for c, s in goes_to.items() if s == taker and played[s] != c))
-        events.append(Event("ROUND", taker, taken))
-        events += [Event("OUT", s) for s in played if not hands[s]]
-        state = state._replace(hands=tuple(hands), last=tuple(last), revealed=revealed, rounds=state.rounds + 1)
-        inside = seats_in(state.hands)
-        if inside.bit_count() <= 1 or state.rounds >= state.options.max_rounds:
-            winners = self.winners(state)
-            events.append(Event("FINISH", -1, values={"winners": sum(1 << s for s in winners),
-                                                      "rounds": state.rounds}))
-            return state._replace(phase=FINISHED, to_act=(), window=Window())
-        window = Window.open(cardlib.from_mask(inside))
-        return state._replace(window=window, to_act=window.awaiting())
-
-    def winners(self, state) -> tuple[int, ...]:
-        """Rule 4: the last seat holding cards, else (the round limit) the seats holding most."""
-        top = max(h.bit_count() for h in state.hands)
-        return tuple(s for s, h in enumerate(state.hands) if h.bit_count() == top)
-
-    # views, settlement, cards ---------------------------------------------------------------------
     def _views(self, state, seats):
         hands, revealed = state.hands, state.revealed
         seat_views = tuple(
@@ -214,7 +233,7 @@ class Bidaxiao(Game):
         n = state.num_seats
         if state.abandoned >= 0:
             return Settlement(leaver_pays(n, state.abandoned), (), "abandoned", (("left", state.abandoned),))
-        winners = self.winners(state)
+        winners = winning_seats(state)
         outcome = ("took_all" if seats_in(state.hands).bit_count() == 1
                    else "tie" if len(winners) == n else "most_cards")
         return Settlement(losers_pay_winners(n, winners), winners, outcome,
@@ -237,27 +256,8 @@ class Bidaxiao(Game):
         zones["set_aside"] = cardlib.from_mask(cardlib.to_mask(self.all_cards(state)) & ~in_hands)
         return zones
 
-    def secret_cards(self, state, seat):
-        return cardlib.from_mask(state.hands[seat] & ~state.revealed)
-
-    def pack(self, state):
-        values = list(state)
-        values[0], values[_MATCH] = option_values(state.options), tuple(state.match)
-        values[_WINDOW] = tuple(state.window)
-        return marshal.dumps(tuple(values), 2)
-
-    def unpack(self, data):
-        """Raises: InvalidAction (STATE_TOKEN_INVALID) on bytes that are no packed state."""
-        try:
-            values = marshal.loads(data)
-            if type(values) is not tuple or len(values) != len(State._fields):
-                raise ValueError("not a packed state")
-            values = list(values)
-            values[0], values[_MATCH], values[_WINDOW] = (Options(*values[0]), Match(*values[_MATCH]),
-                                                          Window(*values[_WINDOW]))
-            return State._make(values)
-        except Exception as exc:  # any decoding failure is the caller's bad token
-            raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
-
+    def knowledge(self, state):
+        """Hands are their seats'; every card shown in a round is public from then on."""
+        return Knowledge(state.revealed, state.hands)
 
 BIDAXIAO = Bidaxiao()

@@ -34,7 +34,7 @@ from __future__ import annotations
 try:
     import cython
 except ImportError:  # the interpreted twin runs without Cython installed
-    from . import _cython_shim as cython
+    from ... import _cython_shim as cython
 
 KIND_NAMES = ("", "set", "triple_bomb", "mixed_q783", "pure_q783", "bomb", "mixed_double_q783",
               "pure_double_q783")

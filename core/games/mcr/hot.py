@@ -21,9 +21,9 @@ from __future__ import annotations
 try:
     import cython
 except ImportError:  # the interpreted twin runs without Cython installed
-    from . import _cython_shim as cython
+    from ... import _cython_shim as cython
 
-from .mcr_fans import (CONCEALED_PUNG_FANS, FAN_IDS, FANS, FLOWER_FAN, HAND_TILE_IDS, KONG_FANS,
+from .fan_table import (CONCEALED_PUNG_FANS, FAN_IDS, FANS, FLOWER_FAN, HAND_TILE_IDS, KONG_FANS,
                        KNITTED_STRAIGHTS, NUM_FANS, PACK_TRAIT_FANS, TILE_SET_FANS)
 
 # --- constants --------------------------------------------------------------------------------

@@ -29,19 +29,19 @@ holds no answer), PAIR (the answering seat, the two cards), FINISH, ABANDON.
 """
 from __future__ import annotations
 
-import marshal
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from . import cards as cardlib
-from . import rng
-from .errors import InvalidAction, Reason
-from .game import (ABANDON, COMMON_KINDS, PLAY, Action, ActionKind, Event, EventType, Finished, Game, Match,
-                   Phase, SeatView, Settlement, Verdict, View, held, leaver_pays, losers_pay_winners, option,
-                   option_values)
+from ... import cards as cardlib
+from ... import rng
+from ...codec import Index, Layout, Mask, Seq, Small
+from ...errors import InvalidAction, Reason
+from ...game import (ABANDON, COMMON_KINDS, PLAY, Action, ActionKind, Event, EventType, Finished, Game, Knowledge, Match,
+                   Moves, SeatView, Settlement, Verdict, View, held, leaver_pays, losers_pay_winners, option)
 
 PLAYING, FINISHED = 0, 1
 SEATS = 2
+NOTATION = cardlib.PokerNotation(1)
 # number 1..13 -> the four cards of that number (bitmask)
 NUMBER_MASKS = {n: sum(1 << (s * 13 + r) for s in range(4)) for r, n in enumerate(cardlib.NUMBERS[:13])}
 WRONG_NUMBER = "WRONG_NUMBER"  # the game's own reason (rule 10)
@@ -57,7 +57,6 @@ class State(NamedTuple):
     seed: bytes
     entropy: bytes
     match: Match
-    num_seats: int
     hands: tuple[int, ...]  # card bitmasks
     pending: int  # the card led and awaiting an answer, -1 none
     leader: int
@@ -72,8 +71,11 @@ class State(NamedTuple):
     def finished(self) -> bool:
         return self.phase == FINISHED
 
+    @property
+    def num_seats(self) -> int:
+        return len(self.hands)
 
-_MATCH = State._fields.index("match")
+
 
 
 def number(card: int) -> int:
@@ -90,56 +92,60 @@ def answers(state: State, seat: int, card: int) -> int:
     return state.hands[seat] & NUMBER_MASKS.get(state.options.target - number(card), 0)
 
 
-class MakeNumber(Phase):
+def _playable(state: State, seat: int) -> int:
+    return state.hands[seat] if state.pending < 0 else answers(state, seat, state.pending)
+
+
+def card_actions(state: State, seat: int):
+    return [(Action(seat, PLAY, (c,)), None) for c in cardlib.from_mask(_playable(state, seat))]
+
+
+def check_card(state: State, action: Action) -> Verdict:
     """Rule 10: lead any card; the other seat answers with T - x when it holds one."""
+    mask = held(state.hands[action.seat], action, NOTATION)
+    if type(mask) is Verdict:
+        return mask
+    if mask.bit_count() != 1:
+        return Verdict.no(Reason.BAD_ACTION, "play one card")
+    if not mask & _playable(state, action.seat):
+        need = state.options.target - number(state.pending)
+        return Verdict.no(WRONG_NUMBER, f"answer {cardlib.format_card(state.pending)} with a {need}")
+    return Verdict.ok("card", action=action._replace(cards=cardlib.from_mask(mask), ranks=()))
 
-    name = "play"
-    kinds = frozenset((PLAY,))
 
-    def _playable(self, state: State, seat: int) -> int:
-        return state.hands[seat] if state.pending < 0 else answers(state, seat, state.pending)
-
-    def legal(self, game, state: State, seat: int):
-        return [(Action(seat, PLAY, (c,)), None) for c in cardlib.from_mask(self._playable(state, seat))]
-
-    def check(self, game, state: State, action: Action) -> Verdict:
-        mask = held(state.hands[action.seat], action, game.notation)
-        if type(mask) is Verdict:
-            return mask
-        if mask.bit_count() != 1:
-            return Verdict.no(Reason.BAD_ACTION, "play one card")
-        if not mask & self._playable(state, action.seat):
-            need = state.options.target - number(state.pending)
-            return Verdict.no(WRONG_NUMBER, f"answer {cardlib.format_card(state.pending)} with a {need}")
-        return Verdict.ok("card", action=action._replace(cards=cardlib.from_mask(mask), ranks=()))
-
-    def apply(self, game, state: State, action: Action, verdict: Verdict):
-        seat, card = action.seat, action.cards[0]
-        hands = state.hands[:seat] + (state.hands[seat] & ~(1 << card),) + state.hands[seat + 1:]
-        state = state._replace(hands=hands)
-        events = [Event("PLAY", seat, (card,))]
-        if state.pending >= 0:  # an answer: the pair is made, the answering seat leads next
-            events.append(Event("PAIR", seat, (state.pending, card)))
-            state = state._replace(pending=-1, leader=seat, pairs=state.pairs | 1 << state.pending | 1 << card)
-        elif not hands[seat] or answers(state, 1 - seat, card):  # a lead to answer (or the last card: it wins)
-            state = state._replace(pending=card, leader=seat)
-        else:  # nobody can answer: the card is dead, the leader plays again
-            events.append(Event("PASS", 1 - seat, values={"need": max(state.options.target - number(card), 0)}))
-            state = state._replace(dead=state.dead | 1 << card, leader=seat)
-        if not hands[seat]:  # rule 11: the first seat with no cards wins at once
-            events.append(Event("FINISH", seat, values={"winner": seat}))
-            return state._replace(phase=FINISHED, to_act=()), events
-        return state._replace(to_act=(1 - seat if state.pending >= 0 else seat,)), events
+def play_card(state: State, action: Action, verdict: Verdict):
+    seat, card = action.seat, action.cards[0]
+    hands = state.hands[:seat] + (state.hands[seat] & ~(1 << card),) + state.hands[seat + 1:]
+    state = state._replace(hands=hands)
+    events = [Event("PLAY", seat, (card,))]
+    if state.pending >= 0:  # an answer: the pair is made, the answering seat leads next
+        events.append(Event("PAIR", seat, (state.pending, card)))
+        state = state._replace(pending=-1, leader=seat, pairs=state.pairs | 1 << state.pending | 1 << card)
+    elif not hands[seat] or answers(state, 1 - seat, card):  # a lead to answer (or the last card: it wins)
+        state = state._replace(pending=card, leader=seat)
+    else:  # nobody can answer: the card is dead, the leader plays again
+        events.append(Event("PASS", 1 - seat, values={"need": max(state.options.target - number(card), 0)}))
+        state = state._replace(dead=state.dead | 1 << card, leader=seat)
+    if not hands[seat]:  # rule 11: the first seat with no cards wins at once
+        events.append(Event("FINISH", seat, values={"winner": seat}))
+        return state._replace(phase=FINISHED, to_act=()), events
+    return state._replace(to_act=(1 - seat if state.pending >= 0 else seat,)), events
 
 
 class Coushu(Game):
     id = "coushu"
     name = "凑数字 Coushu (make the number)"
     min_seats = max_seats = SEATS
-    state_bytes = 768
     Options = Options
     presets = {"make_10": Options(target=10), "make_13": Options(target=13)}
-    phases = (MakeNumber(), Finished())
+    notation = NOTATION
+    phases = (Moves("play", (PLAY,), legal=card_actions, check=check_card, apply=play_card), Finished())
+    State = State
+    state_fields = {"hands": Seq(Mask, "seats"), "pending": Index("cards"), "leader": Index("seats", 0), "dead": Mask,
+                    "pairs": Mask, "phase": Index(2, 0), "to_act": Seq(Index("seats", 0), "seats"), "abandoned": Index("seats"), "step": Small}
+    # the release before the state codec: num_seats stored, no version byte
+    state_layouts = {1: Layout("options seed entropy match num_seats hands pending leader dead pairs phase "
+                               "to_act abandoned step")}
     action_kinds = (ActionKind(PLAY, "play one card (an id, card text, or a rank: the lowest id of that rank "
                                      "held): any card on a lead, else one that makes the target with it",
                                ("cards",)),
@@ -148,6 +154,8 @@ class Coushu(Game):
     counters = {"target": "the number to make (rule 9)",
                 "need": "the value that answers the card on the table, 0 when none waits",
                 "leader": "the seat that leads (or led the card on the table)"}
+    outcomes = {"played_out": "the first seat with no cards wins (rule 11)", "abandoned": "a seat left: it pays 1 point to each other seat"}
+    breakdown = {"pairs": "pairs made", "dead": "dead cards", "cards_left": "the loser's cards", "left": "the seat that left"}
     public_cards = {"dead": "cards nobody could answer, dead on the table (rule 10)",
                     "pairs": "the pairs made, set aside"}
     event_types = {
@@ -164,7 +172,7 @@ class Coushu(Game):
     def _deal(self, options, seed, entropy, seats, match):
         deck = rng.Stream(rng.deal_key(seed, entropy), "deal").shuffle(deck_of(options.target))
         hands = tuple(cardlib.to_mask(deck[s::SEATS]) for s in range(SEATS))
-        return State(options, seed, entropy, match, SEATS, hands, -1, 0, 0, 0, PLAYING, (0,))
+        return State(options, seed, entropy, match, hands, -1, 0, 0, 0, PLAYING, (0,))
 
     def deal_events(self, state):
         return [Event("DEAL", s, cardlib.from_mask(h)) for s, h in enumerate(state.hands)]
@@ -202,25 +210,9 @@ class Coushu(Game):
                                              & ~cardlib.to_mask(deck_of(state.options.target)))
         return zones
 
-    def secret_cards(self, state, seat):
-        return cardlib.from_mask(state.hands[seat])
-
-    def pack(self, state):
-        values = list(state)
-        values[0], values[_MATCH] = option_values(state.options), tuple(state.match)
-        return marshal.dumps(tuple(values), 2)
-
-    def unpack(self, data):
-        """Raises: InvalidAction (STATE_TOKEN_INVALID) on bytes that are no packed state."""
-        try:
-            values = marshal.loads(data)
-            if type(values) is not tuple or len(values) != len(State._fields):
-                raise ValueError("not a packed state")
-            values = list(values)
-            values[0], values[_MATCH] = Options(*values[0]), Match(*values[_MATCH])
-            return State._make(values)
-        except Exception as exc:  # any decoding failure is the caller's bad token
-            raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
-
+    def knowledge(self, state):
+        """Hands are their seats'; dead cards, pairs and the card to answer are public."""
+        pending = 1 << state.pending if state.pending >= 0 else 0
+        return Knowledge(state.dead | state.pairs | pending, state.hands)
 
 COUSHU = Coushu()

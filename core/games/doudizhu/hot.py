@@ -17,7 +17,7 @@ from __future__ import annotations
 try:
     import cython
 except ImportError:  # the interpreted twin runs without Cython installed
-    from . import _cython_shim as cython
+    from ... import _cython_shim as cython
 
 KIND_NAMES = ("", "single", "pair", "trio", "trio_single", "trio_pair", "straight",
               "pair_straight", "trio_straight", "airplane_singles", "airplane_pairs",

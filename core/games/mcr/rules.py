@@ -28,22 +28,25 @@ in the wall (for the replacement); so does any claim but a win. The dealer's fir
 as after a draw, with the last tile dealt to it (or its last flower replacement) as the drawn
 tile. Draws are not actions: they happen inside ``apply`` (the next seat's draw after a discard
 nobody claims, the replacement after a kong or a flower), as DRAW events whose tile only that
-seat may see (``PRIVATE_EVENTS``).
+seat may know (``knowledge``).
 
-Claims (rule 5). After a discard, the claim window asks every other seat (WIN, PUNG, exposed
-KONG, CHOW for the next seat only, or PASS; a seat with no legal claim can only PASS): that a
-seat is asked says nothing of its hand. ``to_act`` holds the seats whose answers are still
-awaited, counterclockwise from the discarder; each answers once, PASS or one claim (answers are
-secret until the window closes: a claim answer yields no event; through the API a seat's answer
-comes back sealed and the table's owner applies the answers). When the last answer is in the
-window resolves by priority: WIN beats PUNG/KONG beats CHOW; of several wins the first seat
-counterclockwise from the discarder wins alone (截和); the PASS events of the seats that passed
-and the winning claim's event come out then. A pung or chow claimer must then discard; an
-exposed kong draws its replacement from the back. A claimed tile leaves the discarder's river.
-An added kong opens a robbing window (抢杠和) for every other seat, WIN (when it can) or PASS;
-the first winner counterclockwise from the seat adding the kong takes the tile, otherwise the
-kong stands and its replacement is drawn. Concealed kongs cannot be robbed. There
-is no "passed win" restriction (no furiten): a seat that passed a win may win on the next tile.
+Claims (rule 5). After a discard, the claim window asks the other seats that can claim it (WIN,
+PUNG, exposed KONG, CHOW for the next seat only): a seat whose only answer would be PASS is not
+asked, and when nobody can claim no window opens (the next seat draws at once). Who is asked is
+nobody else's business: the claim phase's turn is not public (a seat's view shows whether it is
+awaited itself, not who else is; CLAIM_WINDOW names the tile, not the seats). Each asked seat
+answers once, PASS or one claim (answers are secret until the window closes: a claim answer
+yields no event; through the API a seat's answer comes back sealed and the table's owner
+applies the answers). When the last answer is in the window resolves by priority: WIN beats
+PUNG/KONG beats CHOW; of several wins the first seat counterclockwise from the discarder wins
+alone (截和); only the outcome is told (the winning claim's event, or the next draw): a PASS
+event would tell who could claim. A pung or chow claimer must then discard; an exposed kong
+draws its replacement from the back. A claimed tile leaves the discarder's river. An added
+kong opens a robbing window (抢杠和) for the other seats that can win on its tile (none: the
+kong stands at once); the first winner counterclockwise from the seat adding the kong takes
+the tile, otherwise the kong stands and its replacement is drawn. Concealed kongs cannot be
+robbed. There is no "passed win" restriction (no furiten): a seat that passed a win may win on
+the next tile.
 
 Winning (rules 6, 8-10). A WIN is checked by ``mcr.calculate_fans`` at ``options.min_points``
 (default 8, flowers not counted); a hand that does not win is refused with NOT_WIN, one under the
@@ -60,7 +63,7 @@ won, the hand is drawn (荒牌, DRAWN_GAME).
 Settlement (rule 11), base 8: self-draw: each other seat pays the winner 8 + total; won on a
 discard (or by robbing a kong, the seat adding the kong paying as the discarder): the discarder
 pays 8 + total, each other seat 8. ``total`` is the fan points plus one per flower. Drawn hand:
-all zero. The breakdown lists each fan (``"清一色 Full Flush x1"``: points each times count),
+all zero. The breakdown lists each fan (``fan_<id>``: its points times its count; ListGames names it),
 then fan_points, flowers, total, winner, payer and dealer. ABANDON (逃跑, any seat, any time)
 ends the hand: the leaver pays 8 to each other seat (our choice).
 
@@ -90,31 +93,32 @@ round, and when won winner, payer, points, total.
 
 Events: DEAL (per seat, its tiles; private), FLOWER (public), DRAW (private; values replacement,
 wall), DISCARD, CLAIM_WINDOW (seat: the discarder or the seat adding a kong; cards: the tile;
-values seats (bitmask of the seats asked), robbing), PASS, CHOW / PUNG / KONG (values from,
+values robbing), CHOW / PUNG / KONG (values from,
 claimed; a concealed KONG shows no tiles, values concealed; an added one, values added), WIN
 (values from, points, total, self_drawn, robbed_kong), DRAWN_GAME, ABANDON.
 
 State: hands are bitmasks over tile ids, the wall the 144 shuffled ids as bytes with the two
-ends ``front``/``back``, melds small int tuples; ``pack`` is marshal format 2 (no references),
-so equal states pack to equal bytes and digests.
+ends ``front``/``back``, melds small int tuples, a won hand's fans as bytes (id, count, ...);
+the state codec packs it (equal states, equal bytes and digests).
 """
 from __future__ import annotations
 
 import dataclasses
 import functools
-import marshal
 import re
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple
+from typing import Annotated, Iterable, NamedTuple
 
-from . import mcr, rng
-from .cards import from_mask
-from .decisions import DecisionPhase, Window
-from .errors import IllegalAction, InvalidAction, Reason, quote
-from .game import (ABANDON, COMMON_KINDS, EMPTY, PASS, Action, ActionKind, Combo, Event, EventType, Finished,
-                   Game, Match, Meld, Phase, SeatView, Settlement, Verdict, View, held, option, option_values)
-from .mcr import NOT_WIN, UNDER_8
-from .mcr_fans import FANS, NUM_KINDS, TILE_IDS, TILE_NAMES
+from ... import rng
+from . import fans as mcr
+from ...cards import from_mask
+from ...decisions import DecisionPhase, Window
+from ...codec import Blob, Choice, Index, Layout, Mask, OneOf, Seq, Small
+from ...errors import IllegalAction, InvalidAction, Reason, quote
+from ...game import (ABANDON, COMMON_KINDS, EMPTY, PASS, Action, ActionKind, Combo, Event, EventType, Finished,
+                   Game, Knowledge, Match, Meld, Moves, SeatView, Settlement, Verdict, View, held, option)
+from .fans import NOT_WIN, UNDER_8
+from .fan_table import FANS, NUM_KINDS, TILE_IDS, TILE_NAMES
 
 SEATS = 4
 TILE_COUNT = 144
@@ -133,7 +137,6 @@ OUTCOME_NAMES = ("", "self_drawn", "won_on_discard", "robbed_kong", "drawn", "ab
 # meld tuples: (kind, source seat or -1 concealed, claimed tile id or -1, tile ids ascending...)
 CHOW_MELD, PUNG_MELD, KONG_MELD = int(mcr.MeldKind.CHI), int(mcr.MeldKind.PENG), int(mcr.MeldKind.GANG)
 
-PRIVATE_EVENTS = frozenset({"DEAL", "DRAW"})  # their tiles are for the event's seat only
 
 # the game's own action kinds (PASS and ABANDON are common)
 DISCARD, CHOW, PUNG, KONG, WIN = "DISCARD", "CHOW", "PUNG", "KONG", "WIN"
@@ -267,6 +270,13 @@ class Options:
                         "prevalent wind every four", minimum=1, maximum=64)
 
 
+class Carry(NamedTuple):
+    """What a hand carries into the next one of its match (rule 13)."""
+
+    dealer: Annotated[int, Index(SEATS, 0)]
+    prevalent_wind: Annotated[int, Index(4, 0)]
+
+
 class State(NamedTuple):
     """A hand in progress; immutable (a NamedTuple: cheap to build, copy and pack on every call)."""
 
@@ -292,7 +302,7 @@ class State(NamedTuple):
     window: Window = Window()  # seats asked, counterclockwise from ``turn``; answers (kind, tile ids...)
     winner: int = -1
     payer: int = -1  # discarder or robbed seat; -1 on a self-draw
-    fans: tuple[tuple[int, int], ...] = ()  # (fan id, count), flowers included
+    fans: bytes = b""  # fan id, count, fan id, count ... (one byte each), flowers included
     points: int = 0  # fan points without flowers
     total: int = 0  # with flowers
     outcome: int = PLAYING
@@ -306,7 +316,6 @@ class State(NamedTuple):
         return self.phase == FINISHED
 
 
-_MATCH, _WINDOW = State._fields.index("match"), State._fields.index("window")
 
 
 class _Table:
@@ -484,43 +493,58 @@ def turn_kongs(t, seat: int) -> list[tuple[Action, Combo]]:
 
 # --- the phases -------------------------------------------------------------------------------------
 
-class Turn(Phase):
-    """Rule 4: the seat on turn discards, declares a kong or wins by self-draw."""
+def turn_actions(state: State, seat: int):
+    """Rule 4, in order: DISCARD once per tile kind held (its lowest id), each KONG, WIN last."""
+    hand = state.hands[seat]
+    out: list[tuple[Action, Combo | None]] = [
+        (Action(seat, DISCARD, _lowest(hand, kind)), None) for kind in sorted(set(_kinds(hand)))]
+    out += turn_kongs(state, seat)
+    if state.drawn >= 0:
+        result = _try_win(state, seat, state.drawn, True, state.after_kong)
+        if result is not None:
+            out.append((Action(seat, WIN), _win_combo(state.drawn, result)))
+    return out
 
-    name = "turn"
-    kinds = frozenset((DISCARD, KONG, WIN))
 
-    def legal(self, game, state: State, seat: int):
-        hand = state.hands[seat]
-        out: list[tuple[Action, Combo | None]] = [
-            (Action(seat, DISCARD, _lowest(hand, kind)), None) for kind in sorted(set(_kinds(hand)))]
-        out += turn_kongs(state, seat)
-        if state.drawn >= 0:
-            result = _try_win(state, seat, state.drawn, True, state.after_kong)
-            if result is not None:
-                out.append((Action(seat, WIN), _win_combo(state.drawn, result)))
-        return out
+def check_turn(state: State, action: Action) -> Verdict:
+    if action.kind == DISCARD:
+        return _check_discard(state, action)
+    if action.kind == KONG:
+        return _check_turn_kong(state, action)
+    if state.drawn < 0:
+        return Verdict.no(NOT_WIN, "no tile drawn: after a chow or pung, discard")
+    return _check_win(state, action, state.drawn, True, state.after_kong)
 
-    def check(self, game, state: State, action: Action) -> Verdict:
-        if action.kind == DISCARD:
-            return _check_discard(state, action)
-        if action.kind == KONG:
-            return _check_turn_kong(state, action)
-        if state.drawn < 0:
-            return Verdict.no(NOT_WIN, "no tile drawn: after a chow or pung, discard")
-        return _check_win(state, action, state.drawn, True, state.after_kong)
 
-    def apply(self, game, state: State, action: Action, verdict: Verdict):
-        t = _Table(state)
-        events: list[Event] = []
-        seat = action.seat
-        if action.kind == DISCARD:
-            _discard(t, seat, action.cards[0], events)
-        elif action.kind == WIN:
-            _win(t, seat, t.drawn, -1, SELF_DRAWN, verdict.detail, events)
-        else:
-            _turn_kong(t, seat, action.cards, events)
-        return t.freeze(), events
+def apply_turn(state: State, action: Action, verdict: Verdict):
+    t = _Table(state)
+    events: list[Event] = []
+    seat = action.seat
+    if action.kind == DISCARD:
+        _discard(t, seat, action.cards[0], events)
+    elif action.kind == WIN:
+        _win(t, seat, t.drawn, -1, SELF_DRAWN, verdict.detail, events)
+    else:
+        _turn_kong(t, seat, action.cards, events)
+    return t.freeze(), events
+
+
+def check_claim(state: State, action: Action) -> Verdict:
+    if action.kind == PASS:
+        return Verdict.ok("pass", action=Action(action.seat, PASS))
+    if action.kind == WIN:
+        return _check_win(state, action, state.tile, False, state.phase == ROB)
+    return _check_claim(state, action)
+
+
+def claim_actions(state: State, seat: int):
+    return [(Action(seat, PASS), None)] + claim_options(state, seat, state.tile, state.phase == ROB)
+
+
+def close_window(state: State, events: list) -> State:
+    t = _Table(state)
+    _close_window(t, events)
+    return t.freeze()
 
 
 def _record(verdict: Verdict, action: Action) -> tuple:
@@ -533,15 +557,34 @@ class Mahjong(Game):
     name = "国标麻将 Chinese Official Mahjong"
     min_seats = max_seats = SEATS
     notation = NOTATION
-    state_bytes = 2048  # the contract suite checks the largest states (all entropy, largest options) fit
-    private_events = PRIVATE_EVENTS
     Options = Options
     presets = {}
-    phases = (Turn(),
-              DecisionPhase("claim", (PASS, CHOW, PUNG, KONG, WIN), "check_claim", "claim_actions",
-                            "close_window", _record),
-              DecisionPhase("rob_kong", (PASS, WIN), "check_claim", "claim_actions", "close_window", _record),
+    phases = (Moves("turn", (DISCARD, KONG, WIN), legal=turn_actions, check=check_turn, apply=apply_turn),
+              DecisionPhase("claim", (PASS, CHOW, PUNG, KONG, WIN), check=check_claim, legal=claim_actions,
+                            resolve=close_window, record=_record),
+              DecisionPhase("rob_kong", (PASS, WIN), check=check_claim, legal=claim_actions, resolve=close_window,
+                            record=_record),
               Finished())
+    State = State
+    # every tile is in one place: the rivers together hold at most every tile, a seat at most 4
+    # melds of at most 4 tiles (a meld: kind, source seat or -1, claimed tile or -1, tiles)
+    state_fields = {"match.carry": Carry | None, "dealer": Index(SEATS, 0), "prevalent_wind": Index(4, 0),
+                    "wall": Blob(TILE_COUNT), "front": Index(TILE_COUNT + 1, 0), "back": Index(TILE_COUNT + 1, 0),
+                    "hands": Seq(Mask, "seats"), "melds": Seq(Seq(Seq(Index("cards"), 7), 4), "seats"),
+                    "discards": Seq(Seq(Index("cards", 0), "cards"), "seats", total="cards"),
+                    "flowers": Seq(Seq(Index("cards", 0), NUM_FLOWERS), "seats", total=NUM_FLOWERS),
+                    "phase": Index(4, 0), "to_act": Seq(Index(SEATS, 0), SEATS), "turn": Index(SEATS, 0),
+                    "drawn": Index("cards"), "tile": Index("cards"),
+                    "window.answers": Seq(OneOf(None, Seq(OneOf(Choice(PASS, CHOW, PUNG, KONG, WIN),
+                                                                Index("cards", 0)), 4)), SEATS),
+                    "winner": Index(SEATS), "payer": Index(SEATS), "fans": Blob(2 * len(FANS)),
+                    "points": Small, "total": Small, "outcome": Index(len(OUTCOME_NAMES), 0),
+                    "abandoned": Index(SEATS), "step": Small}
+    # the release before the state codec: no version byte; the fans a tuple of (id, count) pairs
+    state_layouts = {1: Layout("options seed entropy match dealer prevalent_wind wall front back hands melds discards "
+                               "flowers phase to_act turn drawn after_kong tile window winner payer fans points total "
+                               "outcome abandoned step", upgrade=lambda old: {
+                                   **old, "fans": bytes(b for pair in old["fans"] for b in pair)})}
     action_kinds = (
         ActionKind(DISCARD, "discard one tile (on your turn)", ("cards",)),
         ActionKind(KONG, "on your turn: a concealed kong (four in hand) or an added kong (加杠, the fourth "
@@ -571,9 +614,8 @@ class Mahjong(Game):
         "DRAW": EventType("the seat draws (private)", {"replacement": "1 from the back of the wall",
                                                        "wall": "tiles left"}),
         "DISCARD": EventType("a discard"),
-        "CLAIM_WINDOW": EventType("other seats may claim the tile (seat: the discarder or the seat adding "
-                                  "a kong)", {"seats": "bitmask of the seats asked", "robbing": "1: robbing a kong"}),
-        "PASS": EventType("the seat passed in the window (shown when it closes)"),
+        "CLAIM_WINDOW": EventType("a seat may claim the tile (seat: the discarder or the seat adding a kong); "
+                                  "who is asked is not told", {"robbing": "1: robbing a kong"}),
         "CHOW": EventType("a chow claimed", {"from": "the discarder", "claimed": "the claimed tile id"}),
         "PUNG": EventType("a pung claimed", {"from": "the discarder", "claimed": "the claimed tile id"}),
         "KONG": EventType("a kong", {"from": "the seat claimed from", "claimed": "the claimed tile id",
@@ -584,6 +626,16 @@ class Mahjong(Game):
         "ABANDON": EventType("the seat left the hand"),
     }
     extras = ("fans",)
+    combination_kinds = {"chow": "a chow claimed 吃", "pung": "a pung claimed 碰",
+                         "kong": "a kong 杠 (exposed, concealed or added)", "win": "a win 和 (main: the winning tile's kind)"}
+    meld_kinds = {"chow": "吃 a run of three", "pung": "碰 three of a kind", "kong": "杠 four of a kind"}
+    outcomes = {"self_drawn": "won by self-draw 自摸", "won_on_discard": "won on a discard",
+                "robbed_kong": "won by robbing a kong 抢杠和", "drawn": "the wall ran out 荒牌", "abandoned": "a seat left"}
+    breakdown = {**{f"fan_{f.id}": f"{f.name_cn} {f.name_en}: {f.points} points each, times its count" for f in FANS},
+                 "fan_points": "the fans' points, flowers not counted", "flowers": "a point per flower",
+                 "total": "fan points and flowers", "base": "the base every loser pays (8)", "winner": "the winning seat",
+                 "payer": "the discarder or the robbed seat, -1 self-drawn", "dealer": "the dealer's seat",
+                 "escaped_seat": "the seat that left"}
 
     def _deal(self, options: Options, seed: bytes, entropy: bytes, seats: int, match: Match) -> State:
         key = rng.deal_key(seed, entropy)
@@ -624,27 +676,11 @@ class Mahjong(Game):
     def match_over(self, state: State) -> bool:
         return state.match.round + 1 >= state.options.hands
 
-    def _carry(self, finished: State) -> tuple:
+    def _carry(self, finished: State) -> Carry:
         """The deal passes to the next seat every hand; the prevalent wind turns every four."""
         rounds = finished.match.round + 1
         prevalent = (finished.prevalent_wind + 1) % 4 if rounds % SEATS == 0 else finished.prevalent_wind
-        return ((finished.dealer + 1) % SEATS, prevalent)
-
-    # claim windows (decisions.DecisionPhase) ------------------------------------------------------
-    def check_claim(self, state: State, action: Action) -> Verdict:
-        if action.kind == PASS:
-            return Verdict.ok("pass", action=Action(action.seat, PASS))
-        if action.kind == WIN:
-            return _check_win(state, action, state.tile, False, state.phase == ROB)
-        return _check_claim(state, action)
-
-    def claim_actions(self, state: State, seat: int):
-        return [(Action(seat, PASS), None)] + claim_options(state, seat, state.tile, state.phase == ROB)
-
-    def close_window(self, state: State, events: list) -> State:
-        t = _Table(state)
-        _close_window(t, events)
-        return t.freeze()
+        return Carry((finished.dealer + 1) % SEATS, prevalent)
 
     def _abandon(self, state: State, seat: int):
         return (state._replace(phase=FINISHED, to_act=(), abandoned=seat, outcome=ABANDONED),
@@ -702,35 +738,28 @@ class Mahjong(Game):
             zones[f"melds{s}"] = tuple(t for m in state.melds[s] for t in m[3:])
         return zones
 
-    def secret_cards(self, state: State, seat: int):
-        if seat == state.winner:  # a win is shown
-            return ()
-        hand = state.hands[seat]
-        if state.phase == ROB and seat == state.turn:  # the tile of an added kong is shown while robbable
-            hand &= ~(1 << state.tile)
-        concealed = tuple(t for m in state.melds[seat] if m[1] < 0 for t in m[3:])
-        return from_mask(hand) + concealed
-
-    # serialization -------------------------------------------------------------------------------
-    def pack(self, state: State) -> bytes:
-        """marshal format 2 (no references): equal states give equal bytes."""
-        values = list(state)
-        values[0], values[_MATCH], values[_WINDOW] = option_values(state.options), tuple(state.match), tuple(state.window)
-        return marshal.dumps(tuple(values), 2)  # marshal takes plain tuples only
-
-    def unpack(self, data: bytes) -> State:
-        """Raises: InvalidAction (STATE_TOKEN_INVALID) on bytes that are no packed state."""
-        try:
-            values = marshal.loads(data)
-            if type(values) is not tuple or len(values) != len(State._fields):
-                raise ValueError("not a packed state")
-            values = list(values)
-            values[0], values[_MATCH], values[_WINDOW] = (_options_of(values[0]), Match(*values[_MATCH]),
-                                                          Window(*values[_WINDOW]))
-            return State._make(values)
-        except Exception as exc:  # any decoding failure is the caller's bad token
-            raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
-
+    def knowledge(self, state: State) -> Knowledge:
+        """Concealed tiles and concealed kongs are their seats'; rivers, flowers, exposed melds and
+        a robbable added kong's tile are public, and the winner's whole hand once won."""
+        public = 0
+        seats = []
+        for s in range(SEATS):
+            hand = state.hands[s]
+            for tile in state.discards[s] + state.flowers[s]:
+                public |= 1 << tile
+            concealed = 0
+            for meld in state.melds[s]:
+                for tile in meld[3:]:
+                    if meld[1] < 0:
+                        concealed |= 1 << tile
+                    else:
+                        public |= 1 << tile
+            if s == state.winner:
+                public |= hand | concealed
+            seats.append(hand | concealed)
+        if state.phase == ROB:
+            public |= 1 << state.tile
+        return Knowledge(public, tuple(seats))
 
 def _seat_view(state: State, seat: int, role: str, over: bool, own: bool) -> SeatView:
     """What everybody sees of ``seat`` (``own``: as the seat itself sees it, concealed kongs
@@ -865,14 +894,17 @@ def _draw(t: _Table, seat: int, after_kong: bool, events: list[Event]) -> None:
                                                         "wall": wall_left(t)}))
 
 
-def _open_window(t: _Table, seat: int, tile: int, robbing: bool, events: list[Event]) -> None:
-    """Every other seat is asked, counterclockwise from ``seat``, whether it can claim or not:
-    who is asked tells nothing of who waits on the tile (a seat with no claim answers PASS)."""
-    asked = tuple((seat + i) % SEATS for i in (1, 2, 3))
+def _open_window(t: _Table, seat: int, tile: int, robbing: bool, events: list[Event]) -> bool:
+    """The other seats that can claim the tile are asked, counterclockwise from ``seat``; a seat
+    with no claim but PASS is not asked, and no view or event tells anyone who was (the claim
+    phase's turn is not public). False when nobody can claim: no window opens."""
+    t.drawn, t.after_kong, t.turn, t.tile = -1, False, seat, tile
+    asked = tuple(s for s in ((seat + i) % SEATS for i in (1, 2, 3)) if claim_options(t, s, tile, robbing))
+    if not asked:
+        return False
     t.phase, t.to_act, t.turn, t.tile, t.window = ROB if robbing else CLAIM, asked, seat, tile, Window.open(asked)
-    t.drawn, t.after_kong = -1, False
-    events.append(Event("CLAIM_WINDOW", seat, (tile,),
-                        values={"seats": sum(1 << s for s in asked), "robbing": int(robbing)}))
+    events.append(Event("CLAIM_WINDOW", seat, (tile,), values={"robbing": int(robbing)}))
+    return True
 
 
 def _discard(t: _Table, seat: int, tile: int, events: list[Event]) -> None:
@@ -880,7 +912,8 @@ def _discard(t: _Table, seat: int, tile: int, events: list[Event]) -> None:
     t.discards[seat] += (tile,)
     t.drawn, t.after_kong = -1, False
     events.append(Event("DISCARD", seat, (tile,)))
-    _open_window(t, seat, tile, False, events)
+    if not _open_window(t, seat, tile, False, events):  # nobody can claim: the next seat draws
+        _no_claim(t, events)
 
 
 def _turn_kong(t: _Table, seat: int, tiles: tuple[int, ...], events: list[Event]) -> None:
@@ -890,8 +923,8 @@ def _turn_kong(t: _Table, seat: int, tiles: tuple[int, ...], events: list[Event]
         t.melds[seat] += ((KONG_MELD, -1, -1) + tiles,)
         events.append(Event("KONG", seat, values={"concealed": 1}))
         _draw(t, seat, True, events)
-    else:  # an added kong: robbable first (the window adds it when nobody robs)
-        _open_window(t, seat, tiles[0], True, events)
+    elif not _open_window(t, seat, tiles[0], True, events):  # an added kong: robbable first
+        _add_kong(t, seat, tiles[0], events)
 
 
 def _add_kong(t: _Table, seat: int, tile: int, events: list[Event]) -> None:
@@ -914,17 +947,21 @@ def _win(t: _Table, seat: int, tile: int, payer: int, outcome: int,
         t.hands[payer] &= ~(1 << tile)
     t.hands[seat] |= 1 << tile
     t.phase, t.to_act, t.winner, t.payer, t.outcome = FINISHED, (), seat, payer, outcome
-    t.fans = tuple((f.id, f.count) for f in result.fans)
+    t.fans = bytes(b for f in result.fans for b in (f.id, f.count))
     t.points, t.total = result.points, result.total
     events.append(Event("WIN", seat, (tile,), values={
         "from": payer, "points": result.points, "total": result.total,
         "self_drawn": int(outcome == SELF_DRAWN), "robbed_kong": int(outcome == ROBBED_KONG)}))
 
 
+def _no_claim(t: _Table, events: list[Event]) -> None:
+    """Nobody claims the discard (rule 7: the last one ends the hand): the next seat draws."""
+    _draw(t, (t.turn + 1) % SEATS, False, events)
+
+
 def _close_window(t: _Table, events: list[Event]) -> None:
     window, seat, tile = t.window, t.turn, t.tile
-    events += [Event("PASS", s) for s, answer in zip(window.asked, window.answers) if answer[0] == PASS]
-    # the seats were asked counterclockwise from the discarder: the first of a priority wins (截和)
+    # only the outcome is told: who passed would tell who could claim. The seats were asked counterclockwise from the discarder: the first of a priority wins (截和)
     best = window.best(lambda answer: CLAIM_PRIORITY[answer[0]])
     robbing = t.phase == ROB
     if best is not None and best[1][0] == WIN:
@@ -936,7 +973,7 @@ def _close_window(t: _Table, events: list[Event]) -> None:
         _add_kong(t, seat, tile, events)
         return
     if best is None:
-        _draw(t, (seat + 1) % SEATS, False, events)
+        _no_claim(t, events)
         return
     claimer, (kind, *own) = best
     t.discards[seat] = t.discards[seat][:-1]
@@ -953,11 +990,6 @@ def _close_window(t: _Table, events: list[Event]) -> None:
         t.drawn, t.after_kong = -1, False
 
 
-@functools.lru_cache(maxsize=256)
-def _options_of(values: tuple) -> Options:
-    """Options from packed values (cached: a server sees few distinct option sets)."""
-    return Options(*values)
-
 
 def settle(state: State) -> Settlement:
     """Rule 11 for a finished hand (abandoned: the leaver pays 8 to each other seat)."""
@@ -968,9 +1000,9 @@ def settle(state: State) -> Settlement:
             points[s] = -BASE_POINTS * (SEATS - 1) if s == state.abandoned else BASE_POINTS
         breakdown.append(("escaped_seat", state.abandoned))
     elif state.winner >= 0:
-        for fan_id, count in state.fans:
+        for fan_id, count in zip(state.fans[0::2], state.fans[1::2]):
             info = FANS[fan_id - 1]
-            breakdown.append((f"{info.name_cn} {info.name_en} x{count}", info.points * count))
+            breakdown.append((f"fan_{fan_id}", info.points * count))
         breakdown += [("fan_points", state.points), ("flowers", state.total - state.points),
                       ("total", state.total), ("base", BASE_POINTS)]
         for s in range(SEATS):

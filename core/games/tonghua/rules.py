@@ -38,26 +38,27 @@ public ``round`` (the open round's cards in play order) and ``done`` (the cards 
 rounds); per seat ``round`` (its cards in the open round) and counter ``won`` (rounds won);
 the table is the round's last card and its seat; counters ``suit`` (0-3 = S H D C, -1 before
 a lead) and ``rounds`` (rounds won so far). Events: DEAL (private), PLAY, ROUND_WON (the
-winner, with the round's cards), LEAD, OUT, FINISH, ABANDON. The play phase is this module's
-own (a round here ends when the next seat lacks the suit, which ``tricks.TrickPlay`` does not
-model).
+winner, with the round's cards), LEAD, OUT (values place), FINISH, ABANDON. A round is a
+trick of the shared trick flow (``tricks.TrickPlay``) configured for it: no passes, the seats
+that held cards at its lead are its turn order (``active``), and it closes as soon as the next
+seat lacks the suit (``closes``), that seat winning it.
 """
 from __future__ import annotations
 
-import marshal
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from . import cards as cardlib
-from . import rng
-from .errors import InvalidAction, Reason
-from .game import (ABANDON, COMMON_KINDS, PLAY, Action, ActionKind, Event, EventType, Finished, Game, Match,
-                   Phase, SeatView, Settlement, Verdict, View, held, leaver_pays, losers_pay_winners, option,
-                   option_values)
-from .seats import next_seat
-from .tricks import seats_in
+from ... import cards as cardlib
+from ... import rng
+from ...codec import Index, Layout, Mask, Seq, Small
+from ...errors import InvalidAction, Reason
+from ...game import (ABANDON, COMMON_KINDS, PLAY, Action, ActionKind, Event, EventType, Finished, Game, Knowledge, Match,
+                   SeatView, Settlement, Verdict, View, held, leaver_pays, losers_pay_winners, option)
+from ...seats import next_seat
+from ...tricks import Trick, TrickPlay, seats_in
 
 PLAYING, FINISHED = 0, 1
+NOTATION = cardlib.PokerNotation(1)
 DECK = 52
 TWO_OF_HEARTS = cardlib.card_id(12, 1)  # rank index 12 is the 2, suit 1 hearts
 SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
@@ -78,7 +79,6 @@ class State(NamedTuple):
     seed: bytes
     entropy: bytes
     match: Match
-    num_seats: int
     hands: tuple[int, ...]  # card bitmasks
     suit: int  # the open round's suit, -1 before its lead
     round_cards: tuple[int, ...]  # the open round's cards, in play order
@@ -88,6 +88,9 @@ class State(NamedTuple):
     won: tuple[int, ...]  # rounds won per seat
     phase: int
     to_act: tuple[int, ...]
+    trick: Trick = Trick()  # the open round on the shared trick flow (trick.top: 1 + the last card)
+    played: int = 0  # every card played so far (the open round's and the done ones)
+    out: tuple[int, ...] = ()  # seats in the order their hands emptied
     abandoned: int = -1
     step: int = 0
 
@@ -95,8 +98,11 @@ class State(NamedTuple):
     def finished(self) -> bool:
         return self.phase == FINISHED
 
+    @property
+    def num_seats(self) -> int:
+        return len(self.hands)
 
-_MATCH = State._fields.index("match")
+
 
 
 def deal_deck(key: bytes, seats: int) -> list[int]:
@@ -122,68 +128,101 @@ def playable(state: State, seat: int) -> int:
     return cards
 
 
-class FollowSuit(Phase):
-    """Rules 6-8: lead any card, follow the round's suit; the first seat out of it wins the round."""
+# --- rounds (rules 6-8) on the shared trick flow: no passes; the first seat out of the suit wins ----
 
-    name = "play"
-    kinds = frozenset((PLAY,))
+def read_card(state: State, action: Action, mask: int) -> Verdict:
+    """Rules 6-7: one card; on a lead any (the first lead: the 2H), else the round's suit
+    (``ascending``: higher than the round's last card)."""
+    if mask.bit_count() != 1:
+        return Verdict.no(Reason.BAD_ACTION, "play one card")
+    card = cardlib.from_mask(mask)[0]
+    if not mask & playable(state, action.seat):
+        if not state.round_cards:
+            return Verdict.no(LEAD_TWO_OF_HEARTS, "the first round is led with the 2H (rule 6)")
+        if cardlib.card_suit(card) != state.suit:
+            return Verdict.no(FOLLOW_SUIT, f"play a card of the round's suit, {cardlib.SUITS[state.suit]}")
+        return Verdict.no(NOT_HIGHER, f"play a card higher than {cardlib.format_card(state.round_cards[-1])}")
+    return Verdict.ok("card", action=action._replace(cards=(card,), ranks=()), detail=card + 1)
 
-    def legal(self, game, state: State, seat: int):
-        return [(Action(seat, PLAY, (c,)), None) for c in cardlib.from_mask(playable(state, seat))]
 
-    def check(self, game, state: State, action: Action) -> Verdict:
-        mask = held(state.hands[action.seat], action, game.notation)
-        if type(mask) is Verdict:
-            return mask
-        if mask.bit_count() != 1:
-            return Verdict.no(Reason.BAD_ACTION, "play one card")
-        card = cardlib.from_mask(mask)[0]
-        if not mask & playable(state, action.seat):
-            if not state.round_cards:
-                return Verdict.no(LEAD_TWO_OF_HEARTS, "the first round is led with the 2H (rule 6)")
-            if cardlib.card_suit(card) != state.suit:
-                return Verdict.no(FOLLOW_SUIT, f"play a card of the round's suit, {cardlib.SUITS[state.suit]}")
-            return Verdict.no(NOT_HIGHER, f"play a card higher than {cardlib.format_card(state.round_cards[-1])}")
-        return Verdict.ok("card", action=action._replace(cards=(card,), ranks=()))
+def card_actions(state: State, seat: int):
+    return [(Action(seat, PLAY, (c,)), None) for c in cardlib.from_mask(playable(state, seat))]
 
-    def apply(self, game, state: State, action: Action, verdict: Verdict):
-        seat, card = action.seat, action.cards[0]
-        hands = state.hands[:seat] + (state.hands[seat] & ~(1 << card),) + state.hands[seat + 1:]
-        events = [Event("PLAY", seat, (card,))]
-        state = state._replace(hands=hands, round_cards=state.round_cards + (card,),
-                               round_seats=state.round_seats + (seat,))
-        if len(state.round_cards) == 1:  # the lead sets the round's suit
-            state = state._replace(suit=cardlib.card_suit(card))
-        if not hands[seat]:
-            events.append(Event("OUT", seat))
-        holding = seats_in(hands)
-        if holding.bit_count() <= 1:  # rule 8: the game is over, an open round is won by nobody
-            winners = game.winners(state)
-            events.append(Event("FINISH", -1, values={"winners": sum(1 << s for s in winners),
-                                                      "open_round": 1}))
-            return state._replace(phase=FINISHED, to_act=()), events
-        nxt = next_seat(seat, state.num_seats, state.in_round)
-        if playable(state, nxt):
-            return state._replace(to_act=(nxt,)), events
-        # rule 7: nxt has no card of the suit (or none higher): it wins the round and leads
-        events.append(Event("ROUND_WON", nxt, state.round_cards, values={"suit": state.suit}))
-        won = state.won[:nxt] + (state.won[nxt] + 1,) + state.won[nxt + 1:]
-        leader = nxt if hands[nxt] else next_seat(nxt, state.num_seats, holding)
-        if leader != nxt:
-            events.append(Event("LEAD", leader, values={"from": nxt}))
-        done = state.done | cardlib.to_mask(state.round_cards)
-        return state._replace(suit=-1, round_cards=(), round_seats=(), in_round=holding, done=done, won=won,
-                              to_act=(leader,)), events
+
+def add_to_round(state: State, seat: int, verdict: Verdict, beaten: Trick, events: list) -> State:
+    card = verdict.action.cards[0]
+    state = state._replace(round_cards=state.round_cards + (card,), round_seats=state.round_seats + (seat,))
+    return state._replace(suit=cardlib.card_suit(card)) if len(state.round_cards) == 1 else state
+
+
+def round_seats_in(state: State) -> int:
+    return state.in_round  # rule 8: a seat that played out stays in the round's turn order
+
+
+def out_of_suit(state: State, seat: int) -> int:
+    """Rule 7: the next seat in the round has no card of the suit (or none higher): it wins."""
+    nxt = next_seat(seat, state.num_seats, state.in_round)
+    return -1 if playable(state, nxt) else nxt
+
+
+def round_won(state: State, trick: Trick, winner: int) -> Event:
+    return Event("ROUND_WON", winner, state.round_cards, values={"suit": state.suit})
+
+
+def set_round_aside(state: State, trick: Trick, winner: int, events: list) -> State:
+    won = state.won[:winner] + (state.won[winner] + 1,) + state.won[winner + 1:]
+    return state._replace(suit=-1, round_cards=(), round_seats=(), in_round=seats_in(state.hands),
+                          done=state.done | cardlib.to_mask(state.round_cards), won=won)
+
+
+def one_seat_left(state: State) -> bool:
+    return seats_in(state.hands).bit_count() <= 1  # rule 8
+
+
+def finish(state: State, events: list) -> State:
+    """Rule 8: at most one seat holds cards; a round still open is won by nobody."""
+    events.append(Event("OUT", state.out[-1], values={"place": len(state.out)}))
+    winners = winning_seats(state)
+    events.append(Event("FINISH", -1, values={"winners": sum(1 << s for s in winners), "open_round": 1}))
+    return state._replace(phase=FINISHED, to_act=())
+
+
+def winning_seats(state: State) -> tuple[int, ...]:
+    """Rule 8: the seats that won most rounds."""
+    top = max(state.won)
+    return tuple(s for s, w in enumerate(state.won) if w == top)
+
+
+def _upgrade_round(old: dict) -> dict:
+    """A release-format state had its own round flow: the open round as the shared trick (its last
+    card on top), every card played, the seats out so far (in seat order: the order they went
+    out was not kept)."""
+    cards, seats = old["round_cards"], old["round_seats"]
+    leader = seats[0] if seats else old["to_act"][0] if old["to_act"] else -1
+    top = (leader, cards[-1] + 1, seats[-1], 1 << cards[-1], 0, 0) if cards else (leader, 0, -1, 0, 0, 0)
+    return {**old, "trick": top, "played": old["done"] | cardlib.to_mask(cards),
+            "out": tuple(s for s, h in enumerate(old["hands"]) if not h)}
 
 
 class Tonghua(Game):
     id = "tonghua"
     name = "出一样的花色 Tonghua (follow the suit)"
     min_seats, max_seats, default_seats = 2, 4, 2
-    state_bytes = 1024
     Options = Options
     presets = {"ascending": Options(ascending=True)}
-    phases = (FollowSuit(), Finished())
+    notation = NOTATION
+    phases = (TrickPlay("play", read_play=read_card, legal_plays=card_actions, after_play=add_to_round,
+                        active=round_seats_in, closes=out_of_suit, won_event=round_won, after_trick=set_round_aside,
+                        round_over=one_seat_left, finish=finish, can_pass=False),
+              Finished())
+    State = State
+    state_fields = {"hands": Seq(Mask, "seats"), "suit": Index(4), "round_cards": Seq(Index("cards", 0), 13),
+                    "round_seats": Seq(Index("seats", 0), 13), "in_round": Mask("seats"), "done": Mask,
+                    "won": Seq(Small, "seats"), "phase": Index(2, 0), "to_act": Seq(Index("seats", 0), "seats"), "played": Mask,
+                    "out": Seq(Index("seats", 0), "seats"), "abandoned": Index("seats"), "step": Small}
+    # the release before the state codec: num_seats stored, no version byte
+    state_layouts = {1: Layout("options seed entropy match num_seats hands suit round_cards round_seats in_round "
+                               "done won phase to_act abandoned step", upgrade=_upgrade_round)}
     action_kinds = (ActionKind(PLAY, "play one card (an id, card text, or a rank: the lowest id of that rank "
                                      "held): on a lead any card, the first lead the 2H; else the round's suit",
                                ("cards",)),
@@ -193,6 +232,9 @@ class Tonghua(Game):
                NOT_HIGHER: "option ascending: the card must be higher than the round's last card (rule 7)"}
     counters = {"suit": "the open round's suit, 0-3 = S H D C; -1 before the lead",
                 "rounds": "rounds won so far"}
+    outcomes = {"most_rounds": "the seats that won most rounds win (rule 8)", "tie": "every seat won as many rounds",
+                "abandoned": "a seat left: it pays 1 point to each other seat"}
+    breakdown = {"rounds": "rounds won by anybody", "most_rounds": "the most rounds a seat won", "left": "the seat that left"}
     seat_counters = {"won": "rounds the seat won"}
     public_cards = {"round": "the open round's cards, in play order",
                     "done": "the cards of the finished rounds, set aside face up"}
@@ -204,7 +246,7 @@ class Tonghua(Game):
                                "whose cards are set aside (rule 7)", {"suit": "the round's suit, 0-3 = S H D C"}),
         "LEAD": EventType("the round's winner has no cards: this seat leads the next round (rule 8)",
                           {"from": "the round's winner"}),
-        "OUT": EventType("the seat played its last card (rule 8)"),
+        "OUT": EventType("the seat played its last card (rule 8)", {"place": "how many seats' hands emptied so far"}),
         "FINISH": EventType("at most one seat holds cards: the game is over (rule 8)",
                             {"winners": "bitmask of the winning seats",
                              "open_round": "1: the round in progress is won by nobody"}),
@@ -216,16 +258,11 @@ class Tonghua(Game):
         dealt = seats * (DECK // seats)
         hands = tuple(cardlib.to_mask(deck[s:dealt:seats]) for s in range(seats))
         first = next(s for s, h in enumerate(hands) if h >> TWO_OF_HEARTS & 1)
-        return State(options, seed, entropy, match, seats, hands, -1, (), (), seats_in(hands), 0, (0,) * seats,
-                     PLAYING, (first,))
+        return State(options, seed, entropy, match, hands, -1, (), (), seats_in(hands), 0, (0,) * seats,
+                     PLAYING, (first,), Trick(first))
 
     def deal_events(self, state):
         return [Event("DEAL", s, cardlib.from_mask(h)) for s, h in enumerate(state.hands)]
-
-    def winners(self, state) -> tuple[int, ...]:
-        """Rule 8: the seats that won most rounds."""
-        top = max(state.won)
-        return tuple(s for s, w in enumerate(state.won) if w == top)
 
     def _views(self, state, seats):
         round_cards, round_seats = state.round_cards, state.round_seats
@@ -244,7 +281,7 @@ class Tonghua(Game):
         n = state.num_seats
         if state.abandoned >= 0:
             return Settlement(leaver_pays(n, state.abandoned), (), "abandoned", (("left", state.abandoned),))
-        winners = self.winners(state)
+        winners = winning_seats(state)
         outcome = "tie" if len(winners) == n else "most_rounds"
         return Settlement(losers_pay_winners(n, winners), winners, outcome,
                           (("rounds", sum(state.won)), ("most_rounds", max(state.won))))
@@ -269,25 +306,8 @@ class Tonghua(Game):
         zones["set_aside"] = cardlib.from_mask(cardlib.to_mask(self.all_cards(state)) & ~placed)
         return zones
 
-    def secret_cards(self, state, seat):
-        return cardlib.from_mask(state.hands[seat])
-
-    def pack(self, state):
-        values = list(state)
-        values[0], values[_MATCH] = option_values(state.options), tuple(state.match)
-        return marshal.dumps(tuple(values), 2)
-
-    def unpack(self, data):
-        """Raises: InvalidAction (STATE_TOKEN_INVALID) on bytes that are no packed state."""
-        try:
-            values = marshal.loads(data)
-            if type(values) is not tuple or len(values) != len(State._fields):
-                raise ValueError("not a packed state")
-            values = list(values)
-            values[0], values[_MATCH] = Options(*values[0]), Match(*values[_MATCH])
-            return State._make(values)
-        except Exception as exc:  # any decoding failure is the caller's bad token
-            raise InvalidAction("state does not decode", Reason.STATE_TOKEN_INVALID) from exc
-
+    def knowledge(self, state):
+        """Hands are their seats'; every card played is public."""
+        return Knowledge(state.played, state.hands)
 
 TONGHUA = Tonghua()
