@@ -536,9 +536,9 @@ def test_q783_rule_8_2_end_at_once_under_pay_on_pass_the_last_play_is_paid_as_if
                         0, "QS QH")
     assert pays(events) == [(1, 0, 10), (2, 0, 10)]
     # in turn order from the last play's owner
-    state, events = act(table("4S 6S", "9S JS", "QS", "AS 2S", leader=2, options=opts(individual=True, **{
-        "end_at_once": True, "pay_on_pass": True})), 2, "QS")
-    assert pays(events) == [(3, 2, 5), (0, 2, 5), (1, 2, 5)]
+    state, events = act(table("4S 6S", "QS", "9S JS", "AS 2S", leader=1, options=opts(individual=True, **{
+        "end_at_once": True, "pay_on_pass": True})), 1, "QS")
+    assert pays(events) == [(2, 1, 5), (3, 1, 5), (0, 1, 5)]
     # camps: an opponent already out passes on nothing and pays nothing (7.1's "in or out" is the
     # trick payment's, not a pass's)
     state, events = act(table("", "", "4S", "6S 9S", leader=2, out=(0, 1), options=options), 2, "4S")
