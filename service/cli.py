@@ -383,6 +383,9 @@ def parser(game_commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--tables", type=int, default=50, help="batch profile: tables per user")
     p.add_argument("--games", default="", help="comma-separated game ids to play (default: every registered game)")
     p.add_argument("--seed", type=int, default=0, help="seed of the users' choices")
+    p.add_argument("--rounds-each", type=int, default=0,
+                   help="stop once every game and preset has played out this many rounds (--seconds: the "
+                        "limit); exit 1 when one has not")
     p.add_argument("--locustfile", help=argparse.SUPPRESS)
     p.add_argument("--server-script", help=argparse.SUPPRESS)  # loadtest/instrumented_serve.py
     p.add_argument("--loadtest-dir", help="the loadtest/ folder (default: ./loadtest here or above)")
