@@ -176,12 +176,16 @@ def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options
 
 def _expect_refusal(stub, state: bytes, seq: int, action: actions_pb2.Action, metadata,
                     refusal: Refusal) -> None:
-    """Raises: BotError when the Play is accepted or refused otherwise than ``refusal``."""
+    """Raises: BotError when the Play is accepted, or refused with the right status for another
+    reason; the call's grpc.RpcError when it ends with another status (a failed call)."""
     try:
         stub.Play(pb.PlayRequest(state=state, action=action, expected_seq=seq), metadata=metadata)
     except grpc.RpcError as error:
+        if error.code() != refusal.code:
+            raise
         wrong = refusal.judge(error.code(), error_reason(error))
         if wrong:
-            raise BotError(f"an illegal action refused otherwise: {wrong} ({error.details()[:200]})") from error
+            raise BotError(f"an illegal action refused for another reason: {wrong} "
+                           f"({error.details()[:200]})") from error
         return
     raise BotError(f"an illegal action was accepted: {action}")
