@@ -243,6 +243,28 @@ def round_closed(environment, table: tuple[str, str], played_out: bool, rounds_e
         _STOPPING.append(gevent.spawn(environment.runner.quit))
 
 
+class Hands:
+    """What each seat's client knows of its hand: its view in the last answer that showed it (a
+    seat's Play answers its own view only). Every view shows each seat's hand size, so a hand
+    that another seat's action changed (Dou Dizhu's kitty goes to the landlord with the last bid,
+    maybe another seat's) is known to be stale: the seat asks GetView before an illegal try is
+    built from it (a card "not in the hand" must not be one it holds)."""
+
+    def __init__(self, views):
+        self.ids: dict[int, list[int]] = {}
+        self.sizes: dict[int, int] = {}
+        self.update(views)
+
+    def update(self, views) -> None:
+        for view in views:
+            self.ids[view.seat] = list(view.hand.ids)
+        if views:
+            self.sizes = {s: sv.hand_size for s, sv in enumerate(views[0].seats)}
+
+    def stale(self, seat: int) -> bool:
+        return len(self.ids.get(seat, ())) != self.sizes.get(seat, 0)
+
+
 class Table:
     """A dealt table's credentials as call metadata: the owner's and each seat's."""
 
@@ -314,7 +336,7 @@ class GameUser(RefereeUser):
             deal = self.call("Deal", pb.DealRequest(game=game, preset=preset))
             check_deal(deal)
             table, seats = Table(deal), len(deal.views)
-            hands = {v.seat: list(v.hand.ids) for v in deal.views}
+            hands = Hands(deal.views)
             state, seq, to_act, finished = deal.state, deal.seq, list(deal.to_act), False
             calls = 1
             while not finished:
@@ -350,8 +372,7 @@ class GameUser(RefereeUser):
                                       metadata=table.owner)
                     check_play(reply, seq + len(answers), range(seats))
                     calls += 1
-                for view in reply.views:
-                    hands[view.seat] = list(view.hand.ids)
+                hands.update(reply.views)
                 state, seq, to_act, finished = reply.state, reply.seq, list(reply.to_act), reply.finished
             score = self.call("Score", pb.ScoreRequest(state=state), metadata=table.owner)
             check_score(score, deal, seats, game)
@@ -377,23 +398,28 @@ class GameUser(RefereeUser):
             raise CheckFailed(f"no legal action for the awaited seat {seat}")
         return legal
 
-    def illegal_attempts(self, seat, legal, to_act, table, hands, game):
-        """(action, the credential sending it, the refusal it must get) for ``seat``'s turn."""
+    def illegal_attempts(self, state, seat, legal, to_act, table, hands: Hands, game):
+        """([(action, the credential sending it, the refusal it must get)], calls made) for
+        ``seat``'s turn; a stale hand is asked again first (GetView, the seat's credential)."""
+        calls = 0
+        if hands.stale(seat):
+            hands.update(self.call("GetView", pb.GetViewRequest(state=state), metadata=table.seats[seat]).views)
+            calls = 1
         tries = bots._illegal_attempts(self.rng, seat, legal, to_act, len(table.seats), CARD_IDS[game],
-                                       hands.get(seat, ()), KINDS[game])
-        return [(action, table.seats[sender], refusal) for action, sender, refusal in tries]
+                                       hands.ids.get(seat, ()), KINDS[game])
+        return [(action, table.seats[sender], refusal) for action, sender, refusal in tries], calls
 
     def try_illegal(self, state, seq, seat, legal, to_act, table, hands, game) -> int:
         """Sometimes send an action the API says is illegal; it must be refused. Returns calls made."""
         if self.rng.random() >= ILLEGAL_RATE:
             return 0
-        tries = self.illegal_attempts(seat, legal, to_act, table, hands, game)
+        tries, calls = self.illegal_attempts(state, seat, legal, to_act, table, hands, game)
         if not tries:
-            return 0
+            return calls
         action, metadata, refusal = self.rng.choice(tries)
         self.call("Play", pb.PlayRequest(state=state, action=action, expected_seq=seq), refuse=refusal,
                   metadata=metadata)
-        return 1
+        return calls + 1
 
     def validate(self, state: bytes, seq: int, action, metadata) -> None:
         verdict = self.call("Validate", pb.ValidateRequest(state=state, action=action, expected_seq=seq),
@@ -429,8 +455,8 @@ class ValidateUser(GameUser):
         legal = self.hint(state, seq, seat, mine)
         for _ in range(FRONTEND_CHECKS):
             self.validate(state, seq, self.rng.choice(legal.actions).action, mine)
-        calls = 1 + FRONTEND_CHECKS
-        tries = self.illegal_attempts(seat, legal, to_act, table, hands, game)
+        tries, asked = self.illegal_attempts(state, seat, legal, to_act, table, hands, game)
+        calls = 1 + FRONTEND_CHECKS + asked
         if tries:
             attempt, metadata, refusal = self.rng.choice(tries)
             request = pb.ValidateRequest(state=state, action=attempt, expected_seq=seq)

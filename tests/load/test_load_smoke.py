@@ -39,17 +39,18 @@ def run_load(tmp_path: Path, *args: str, timeout: float = 120) -> tuple[subproce
     return proc, json.loads(lines[-1])
 
 
-def _registered_games() -> list[str]:
-    from referee.core.registry import GAMES
-
-    return sorted(GAMES)
+_TABLES = """
+import json
+from referee.core.registry import GAMES
+print(json.dumps(sorted(f"{g}/{p or 'default'}" for g, game in GAMES.items() for p in ["", *game.presets])))
+"""
 
 
 def _tables() -> set[str]:
-    """Every registered game with its defaults and each preset, named as the users name rounds."""
-    from referee.core.registry import GAMES
-
-    return {f"{g}/{p or 'default'}" for g, game in GAMES.items() for p in ["", *game.presets]}
+    """Every game a server registers, with its defaults and each preset, named as the users name
+    rounds (asked of a fresh process: tests register games of their own in this one)."""
+    out = subprocess.run([sys.executable, "-c", _TABLES], check=True, capture_output=True, text=True, timeout=60)
+    return set(json.loads(out.stdout))
 
 
 def _check(proc: subprocess.CompletedProcess, summary: dict, tmp_path: Path, games: bool = True) -> None:
@@ -74,8 +75,9 @@ def test_every_profile_plays_every_game_and_preset_to_the_end(tmp_path, profile,
     _check(proc, summary, tmp_path)
     assert summary["rounds_each"] == 1 and summary["uncovered"] == [], proc.stdout[-3000:]
     played_out = {name for name, n in summary["games_by_name"].items() if n > 0 and not name.endswith(" abandoned")}
-    assert played_out == _tables()
-    assert {name.split("/")[0] for name in played_out} == set(_registered_games())
+    tables = _tables()
+    assert played_out == tables and {t.split("/")[0] for t in tables} >= {"doudizhu", "q783", "bidaxiao", "coushu",
+                                                                           "jielong", "tonghua", "mcr"}
 
 
 @pytest.mark.parametrize("profile, seconds", [("games", 3), ("validate", 3), ("batch", 3), ("noop", 2)])
