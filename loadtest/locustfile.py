@@ -3,10 +3,18 @@
 Locust's gRPC pattern: gevent-friendly grpc (``init_gevent``), one channel per user wrapped in a
 client interceptor that fires a Locust ``request`` event per call (name = the RPC). On top of
 the call statistics each user fires a ``game`` event per completed round (name = game/preset,
-response time = the round's duration), so the reports count completed games; a check that
-fails (a legal move refused, a verdict that contradicts LegalActions, a round that does not
-finish, a settlement that does not add up, a seed that does not match its commitment) is a
-``game`` failure with the reason.
+or game/preset abandoned for a round a player left; response time = the round's duration), so
+the reports count completed games; a check that fails (a legal move refused, an illegal one
+accepted or refused with another status or reason, a verdict that contradicts LegalActions, a
+round that does not finish, a settlement that does not add up, a seed that does not match its
+commitment) is a ``game`` failure with the reason.
+
+Which table a user deals next (``choose_table``): every game ListGames reports (or those of
+``--referee-games``) with each preset and the defaults; first each of them once, in ListGames'
+order, so that a run plays every game and preset, then by ``GAME_WEIGHTS``. With
+``--referee-rounds-each N`` a user deals instead the table with the fewest rounds played out or
+in progress among those with fewer than N played out (no escape), and the run stops as soon as
+every table has N (per Locust process): a run bounded by work, whatever the machine's speed.
 
 They play as a platform does (README, "Seats, owner and fair deals"): the server draws every
 seed; Deal returns one credential per seat and the owner's. ``GamesUser`` and ``ValidateUser``
@@ -18,21 +26,24 @@ against the deal's commitment). ``BatchUser`` is a backend acting as the owner f
 
 Users (pick one or more by class name on the locust command line; ``referee load --profile``
 does it): ``GamesUser`` (Deal, per turn LegalActions, often Validate, Play, then Score; a few
-illegal tries that must be refused: an action of a seat not awaited, a card not in the hand, a
-pass where none is allowed, an action for another seat), ``ValidateUser`` (a frontend checking
-moves: per turn several Validate calls, legal and illegal, then Play), ``NoopUser`` (Ping only:
+illegal tries that must be refused with their status and reason: an action of a seat not
+awaited, a card not in the hand, a pass where none is allowed or, in a game without passes, an
+unknown kind, an action for another seat), ``ValidateUser`` (a frontend checking moves: per
+turn several Validate calls, legal and illegal, then Play), ``NoopUser`` (Ping only:
 the cost of gRPC alone), ``BatchUser`` (one backend connection running many tables through
 JudgeBatch, the owner's credential on every item). Options (after the locustfile's own
 arguments): ``--referee-rate`` calls/s for all users together (0: as fast as they go),
 ``--referee-seed``, ``--referee-tables`` (BatchUser), ``--referee-games`` (a comma-separated
-subset of the registered games).
+subset of the registered games), ``--referee-rounds-each``.
 """
 from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import random
 import time
+from collections import Counter
 
 import grpc
 import grpc.experimental.gevent as grpc_gevent
@@ -68,6 +79,22 @@ def _arguments(parser):
     parser.add_argument("--referee-seed", type=int, default=0, help="seed of the users' choices")
     parser.add_argument("--referee-tables", type=int, default=50, help="BatchUser: tables per user")
     parser.add_argument("--referee-games", default="", help="comma-separated game ids (default: every registered game)")
+    parser.add_argument("--referee-rounds-each", type=int, default=0,
+                        help="stop once every game and preset has played out this many rounds (0: run the time)")
+
+
+@events.quitting.add_listener
+def _final_counts(environment, **_kwargs):
+    """Every entry's request and failure counts as the run ended, beside Locust's CSV (written
+    once a second, so it may miss the last events: the round that completed a --referee-rounds-each
+    run, a failure in the last second): ``<csv prefix>_final.json``."""
+    prefix = getattr(environment.parsed_options, "csv_prefix", None)
+    if not prefix or environment.runner is None:
+        return
+    counts = [{"type": e.method, "name": e.name, "requests": e.num_requests, "failures": e.num_failures}
+              for e in environment.runner.stats.entries.values()]
+    with open(f"{prefix}_final.json", "w", encoding="utf-8") as f:
+        json.dump(counts, f)
 
 
 class CheckFailed(Exception):
@@ -75,12 +102,13 @@ class CheckFailed(Exception):
 
 
 class LocustInterceptor(grpc.UnaryUnaryClientInterceptor):
-    """Fires one Locust request event per call. ``expect`` (set by the user before a call) is a
-    status code the next call must end with: it then counts as a success named "X refused"."""
+    """Fires one Locust request event per call. ``expect`` (set by the user before a call) is the
+    refusal (status code and reason) the next call must end with: it then counts as a success
+    named "X refused"."""
 
     def __init__(self, environment):
         self.env = environment
-        self.expect: grpc.StatusCode | None = None
+        self.expect: bots.Refusal | None = None
 
     def intercept_unary_unary(self, continuation, details, request):
         expect, self.expect = self.expect, None
@@ -94,9 +122,10 @@ class LocustInterceptor(grpc.UnaryUnaryClientInterceptor):
         if expect is not None:
             name += " refused"
             if error is None:
-                failure = CheckFailed(f"{name}: expected {expect.name}, the call succeeded")
-            elif error.code() == expect:
-                failure = None
+                failure = CheckFailed(f"{name}: expected {expect.code.name}, the call succeeded")
+            else:
+                wrong = expect.judge(error.code(), bots.error_reason(error))
+                failure = CheckFailed(f"{name}: {wrong}: {error.details()[:200]}") if wrong else None
         elif error is None:
             length = outcome.result().ByteSize()
         self.env.events.request.fire(request_type="grpc", name=name, response_time=elapsed,
@@ -121,6 +150,7 @@ class RefereeUser(User):
         users = max(1, getattr(options, "num_users", 1) or 1)
         self.interval = users / rate if rate > 0 else 0.0
         self.only_games = getattr(options, "referee_games", "") or ""
+        self.rounds_each = getattr(options, "referee_rounds_each", 0) or 0
         self.next_call = time.perf_counter() + self.rng.random() * self.interval
 
     def on_stop(self):
@@ -134,15 +164,15 @@ class RefereeUser(User):
                 gevent.sleep(self.next_call - now)
             self.next_call = max(self.next_call, now - self.interval) + self.interval
 
-    def call(self, method: str, request, refuse: grpc.StatusCode | None = None, metadata=()):
+    def call(self, method: str, request, refuse: bots.Refusal | None = None, metadata=()):
         """One RPC (``metadata``: the caller's credential); with ``refuse`` it must fail with
-        that code (returns None then)."""
+        that status and reason (returns None then)."""
         self.pace()
         self.interceptor.expect = refuse
         try:
             return getattr(self.stub, method)(request, metadata=metadata)
         except grpc.RpcError as error:
-            if refuse is not None and error.code() == refuse:
+            if refuse is not None and not refuse.judge(error.code(), bots.error_reason(error)):
                 return None
             raise
 
@@ -155,6 +185,11 @@ class RefereeUser(User):
 # --- the games on offer -----------------------------------------------------------------------
 _TABLES: list[tuple[str, str]] = []  # (game, preset) choices, shared by the users of a process
 _WEIGHTS: list[float] = []
+_DEALT: Counter = Counter()  # (game, preset) -> rounds dealt by this process
+_OPEN: Counter = Counter()  # rounds in progress
+_PLAYED_OUT: Counter = Counter()  # rounds played to their end without an escape
+_STOPPING: list = []  # the greenlet ending the run once every table has its rounds (rounds_each)
+ABANDONED = " abandoned"  # the game event's name for a round a player left
 CARD_IDS: dict[str, int] = {}  # game -> size of its card space (GameInfo.card_ids), for illegal tries
 KINDS: dict[str, frozenset] = {}  # game -> its action kind names (GameInfo.action_kinds), for illegal tries
 BALANCES: dict[str, tuple] = {}  # game -> its settlement values that add up to 0 (GameInfo.balances)
@@ -177,6 +212,59 @@ def game_mix(stub, only: str = "") -> tuple[list[tuple[str, str]], list[float]]:
                 _TABLES.append((info.id, preset))
                 _WEIGHTS.append(GAME_WEIGHTS.get(info.id, 1) / len(presets))
     return _TABLES, _WEIGHTS
+
+
+def table_name(game: str, preset: str) -> str:
+    return f"{game}/{preset or 'default'}"
+
+
+def choose_table(rng: random.Random, rounds_each: int = 0) -> tuple[str, str]:
+    """The (game, preset) to deal next (module docstring); counts it as dealt and in progress."""
+    tables = _TABLES
+    short = [t for t in tables if _PLAYED_OUT[t] < rounds_each] if rounds_each else []
+    fresh = [t for t in tables if not _DEALT[t]]
+    if short:
+        least = min(_PLAYED_OUT[t] + _OPEN[t] for t in short)
+        chosen = rng.choice([t for t in short if _PLAYED_OUT[t] + _OPEN[t] == least])
+    elif fresh and not rounds_each:
+        chosen = fresh[0]
+    else:
+        chosen = rng.choices(tables, _WEIGHTS)[0]
+    _DEALT[chosen] += 1
+    _OPEN[chosen] += 1
+    return chosen
+
+
+def round_closed(environment, table: tuple[str, str], played_out: bool, rounds_each: int) -> None:
+    """A round of ``table`` is over (or given up); with ``rounds_each``, end the run once every
+    table has played out that many."""
+    _OPEN[table] -= 1
+    if played_out:
+        _PLAYED_OUT[table] += 1
+    if rounds_each and not _STOPPING and all(_PLAYED_OUT[t] >= rounds_each for t in _TABLES):
+        _STOPPING.append(gevent.spawn(environment.runner.quit))
+
+
+class Hands:
+    """What each seat's client knows of its hand: its view in the last answer that showed it (a
+    seat's Play answers its own view only). Every view shows each seat's hand size, so a hand
+    that another seat's action changed (Dou Dizhu's kitty goes to the landlord with the last bid,
+    maybe another seat's) is known to be stale: the seat asks GetView before an illegal try is
+    built from it (a card "not in the hand" must not be one it holds)."""
+
+    def __init__(self, views):
+        self.ids: dict[int, list[int]] = {}
+        self.sizes: dict[int, int] = {}
+        self.update(views)
+
+    def update(self, views) -> None:
+        for view in views:
+            self.ids[view.seat] = list(view.hand.ids)
+        if views:
+            self.sizes = {s: sv.hand_size for s, sv in enumerate(views[0].seats)}
+
+    def stale(self, seat: int) -> bool:
+        return len(self.ids.get(seat, ())) != self.sizes.get(seat, 0)
 
 
 class Table:
@@ -246,15 +334,15 @@ class GameUser(RefereeUser):
 
     @task
     def play_round(self):
-        tables, weights = game_mix(self.stub, self.only_games)
-        game, preset = self.rng.choices(tables, weights)[0]
-        name = f"{game}/{preset or 'default'}"
-        started, calls = time.perf_counter(), 0
+        game_mix(self.stub, self.only_games)
+        game, preset = chosen = choose_table(self.rng, self.rounds_each)
+        name = table_name(game, preset)
+        started, calls, played_out = time.perf_counter(), 0, False
         try:
             deal = self.call("Deal", pb.DealRequest(game=game, preset=preset))
             check_deal(deal)
             table, seats = Table(deal), len(deal.views)
-            hands = {v.seat: list(v.hand.ids) for v in deal.views}
+            hands = Hands(deal.views)
             state, seq, to_act, finished = deal.state, deal.seq, list(deal.to_act), False
             calls = 1
             while not finished:
@@ -267,6 +355,7 @@ class GameUser(RefereeUser):
                     check_play(reply, seq + 1, range(seats))
                     calls += 1
                     state, seq, to_act, finished = reply.state, reply.seq, list(reply.to_act), reply.finished
+                    name += ABANDONED
                     continue
                 reply, answers = None, []
                 for seat in to_act:
@@ -289,8 +378,7 @@ class GameUser(RefereeUser):
                                       metadata=table.owner)
                     check_play(reply, seq + len(answers), range(seats))
                     calls += 1
-                for view in reply.views:
-                    hands[view.seat] = list(view.hand.ids)
+                hands.update(reply.views)
                 state, seq, to_act, finished = reply.state, reply.seq, list(reply.to_act), reply.finished
                 if not to_act and not finished:  # who is asked in a claim window is the owner's to know
                     to_act = list(self.call("GetView", pb.GetViewRequest(state=state, view_seat=0),
@@ -299,12 +387,15 @@ class GameUser(RefereeUser):
             score = self.call("Score", pb.ScoreRequest(state=state), metadata=table.owner)
             check_score(score, deal, seats, game)
             self.game_event(name, started, calls + 1)
+            played_out = not name.endswith(ABANDONED)
         except CheckFailed as failure:
             self.game_event(name, started, calls, failure)
         except grpc.RpcError as error:  # the call itself is already a failure in the stats
             if self.channel_closing(error):
                 raise StopUser() from None
             self.game_event(name, started, calls, CheckFailed(f"call failed: {error.code().name}: {error.details()}"))
+        finally:
+            round_closed(self.environment, chosen, played_out, self.rounds_each)
 
     @staticmethod
     def channel_closing(error: grpc.RpcError) -> bool:
@@ -317,22 +408,28 @@ class GameUser(RefereeUser):
             raise CheckFailed(f"no legal action for the awaited seat {seat}")
         return legal
 
-    def illegal_attempts(self, seat, legal, to_act, table, hands, game):
-        """(action, the credential sending it, the status it must get) for ``seat``'s turn."""
+    def illegal_attempts(self, state, seat, legal, to_act, table, hands: Hands, game):
+        """([(action, the credential sending it, the refusal it must get)], calls made) for
+        ``seat``'s turn; a stale hand is asked again first (GetView, the seat's credential)."""
+        calls = 0
+        if hands.stale(seat):
+            hands.update(self.call("GetView", pb.GetViewRequest(state=state), metadata=table.seats[seat]).views)
+            calls = 1
         tries = bots._illegal_attempts(self.rng, seat, legal, to_act, len(table.seats), CARD_IDS[game],
-                                       hands.get(seat, ()), KINDS[game])
-        return [(action, table.seats[sender], code) for action, sender, code in tries]
+                                       hands.ids.get(seat, ()), KINDS[game])
+        return [(action, table.seats[sender], refusal) for action, sender, refusal in tries], calls
 
     def try_illegal(self, state, seq, seat, legal, to_act, table, hands, game) -> int:
         """Sometimes send an action the API says is illegal; it must be refused. Returns calls made."""
         if self.rng.random() >= ILLEGAL_RATE:
             return 0
-        tries = self.illegal_attempts(seat, legal, to_act, table, hands, game)
+        tries, calls = self.illegal_attempts(state, seat, legal, to_act, table, hands, game)
         if not tries:
-            return 0
-        action, metadata, code = self.rng.choice(tries)
-        self.call("Play", pb.PlayRequest(state=state, action=action, expected_seq=seq), refuse=code, metadata=metadata)
-        return 1
+            return calls
+        action, metadata, refusal = self.rng.choice(tries)
+        self.call("Play", pb.PlayRequest(state=state, action=action, expected_seq=seq), refuse=refusal,
+                  metadata=metadata)
+        return calls + 1
 
     def validate(self, state: bytes, seq: int, action, metadata) -> None:
         verdict = self.call("Validate", pb.ValidateRequest(state=state, action=action, expected_seq=seq),
@@ -358,23 +455,30 @@ class GamesUser(GameUser):
 
 class ValidateUser(GameUser):
     """A frontend checking moves: per turn several legal candidates and one illegal try are
-    validated (Validate answers legal=false for the latter, no error; an action for another
-    seat is refused PERMISSION_DENIED), then one is played."""
+    validated, then one is played. Validate answers a try that breaks a rule with legal=false
+    and the reason, no error; one it cannot judge is refused with its status and reason (an
+    action for another seat PERMISSION_DENIED NOT_YOUR_SEAT, an unknown kind INVALID_ARGUMENT
+    BAD_ACTION)."""
 
     def turn(self, state, seq, seat, to_act, table, hands, game):
         mine = table.seats[seat]
         legal = self.hint(state, seq, seat, mine)
         for _ in range(FRONTEND_CHECKS):
             self.validate(state, seq, self.rng.choice(legal.actions).action, mine)
-        calls = 1 + FRONTEND_CHECKS
-        tries = self.illegal_attempts(seat, legal, to_act, table, hands, game)
+        tries, asked = self.illegal_attempts(state, seat, legal, to_act, table, hands, game)
+        calls = 1 + FRONTEND_CHECKS + asked
         if tries:
-            attempt, metadata, code = self.rng.choice(tries)
+            attempt, metadata, refusal = self.rng.choice(tries)
             request = pb.ValidateRequest(state=state, action=attempt, expected_seq=seq)
-            if code == grpc.StatusCode.PERMISSION_DENIED:
-                self.call("Validate", request, refuse=code, metadata=metadata)
-            elif self.call("Validate", request, metadata=metadata).legal:
-                raise CheckFailed(f"an illegal action judged legal: {attempt}")
+            if refusal.code != grpc.StatusCode.FAILED_PRECONDITION:
+                self.call("Validate", request, refuse=refusal, metadata=metadata)
+            else:
+                verdict = self.call("Validate", request, metadata=metadata)
+                if verdict.legal:
+                    raise CheckFailed(f"an illegal action judged legal: {attempt}")
+                wrong = refusal.judge(refusal.code, verdict.reason)
+                if wrong:
+                    raise CheckFailed(f"an illegal action judged illegal for another reason: {wrong}")
             calls += 1
         return self.rng.choice(legal.actions).action, calls
 
@@ -399,21 +503,32 @@ class BatchUser(RefereeUser):
     are scored (Score, as the owner) and replaced by new deals (Deal)."""
 
     def on_start(self):
-        self.tables = {}  # table number -> [name, started, deal, game, state, seq, views, to_act]
+        # table number -> [name, started, deal, game, state, seq, views, to_act, (game, preset)]
+        self.tables = {}
         self.count = max(1, getattr(self.environment.parsed_options, "referee_tables", 50))
         self.serial = 0
 
     def new_table(self) -> None:
-        tables, weights = game_mix(self.stub, self.only_games)
-        game, preset = self.rng.choices(tables, weights)[0]
-        deal = self.call("Deal", pb.DealRequest(game=game, preset=preset))
-        check_deal(deal)
+        game_mix(self.stub, self.only_games)
+        game, preset = chosen = choose_table(self.rng, self.rounds_each)
+        try:
+            deal = self.call("Deal", pb.DealRequest(game=game, preset=preset))
+            check_deal(deal)
+        except (CheckFailed, grpc.RpcError):
+            round_closed(self.environment, chosen, False, self.rounds_each)
+            raise
         self.serial += 1
-        self.tables[self.serial] = [f"{game}/{preset or 'default'}", time.perf_counter(), deal, game,
-                                    deal.state, deal.seq, deal.views, deal.to_act]
+        self.tables[self.serial] = [table_name(game, preset), time.perf_counter(), deal, game,
+                                    deal.state, deal.seq, deal.views, deal.to_act, chosen]
+
+    def close(self, key, played_out: bool) -> list:
+        """Take table ``key`` off this user's tables; returns its entry."""
+        entry = self.tables.pop(key)
+        round_closed(self.environment, entry[8], played_out, self.rounds_each)
+        return entry
 
     def fail(self, key, failure: Exception) -> None:
-        name, started = self.tables.pop(key)[:2]
+        name, started = self.close(key, False)[:2]
         self.game_event(name, started, 0, failure)
 
     @task
@@ -447,7 +562,8 @@ class BatchUser(RefereeUser):
         except grpc.RpcError as error:
             if error.code() == grpc.StatusCode.CANCELLED:
                 raise StopUser() from None
-            self.tables.clear()  # start over with new deals; the call is already a failure
+            for key in list(self.tables):  # start over with new deals; the call is already a failure
+                self.close(key, False)
 
     def judged(self, key, verdict: pb.JudgeResult, play: pb.JudgeResult) -> None:
         t = self.tables[key]
@@ -463,11 +579,11 @@ class BatchUser(RefereeUser):
                 score = self.call("Score", pb.ScoreRequest(state=reply.state),
                                   metadata=(bearer(t[2].owner_credential),))
                 check_score(score, t[2], seats, t[3])
-                name, started = self.tables.pop(key)[:2]
+                name, started = self.close(key, True)[:2]
                 self.game_event(name, started, reply.seq + 2)
             elif reply.seq >= MAX_ACTIONS:
                 raise CheckFailed(f"round not finished after {MAX_ACTIONS} actions")
             else:
-                t[4:] = [reply.state, reply.seq, reply.views, reply.to_act]
+                t[4:8] = [reply.state, reply.seq, reply.views, reply.to_act]
         except CheckFailed as failure:
             self.fail(key, failure)

@@ -8,8 +8,11 @@ user class for ``--seconds`` with ``--users`` users (all spawned in the first se
 its CSV and HTML reports under ``--out``; print a progress line every 2 s from Locust's stats
 history; read the CPU time again; stop Locust and the server (SIGTERM, then SIGKILL after a
 timeout; also on errors and Ctrl-C); print the table and, as the last line, one JSON object.
-Exit 1 when a call or a game failed or the worst p99 passes ``--max-p99-ms``; 2 when the run
-itself could not be made.
+With ``--rounds-each N`` Locust stops as soon as every game and preset the server lists (or
+those of ``--games``) has played out N rounds (``--seconds`` is then the limit), and the JSON
+names the tables that had not (``uncovered``).
+Exit 1 when a call or a game failed, a table stayed uncovered or the worst p99 passes
+``--max-p99-ms``; 2 when the run itself could not be made.
 """
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ import grpc
 import psutil
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from referee.v1 import referee_service_pb2
+from referee.v1 import referee_service_pb2, referee_service_pb2_grpc
 
 HERE = Path(__file__).resolve().parent
 LOCUSTFILE = HERE / "locustfile.py"
@@ -111,6 +114,16 @@ class Server:
     def cpu(self) -> float:
         return cpu_seconds(self.procs)
 
+    def tables(self, only: str = "") -> list[str]:
+        """Every game and preset the server lists (or the games of ``only``), named as the
+        Locust users name their rounds: game/preset, game/default."""
+        wanted = {g.strip() for g in only.split(",") if g.strip()}
+        with grpc.insecure_channel(self.address) as channel:
+            games = referee_service_pb2_grpc.RefereeServiceStub(channel).ListGames(
+                referee_service_pb2.ListGamesRequest(), timeout=10).games
+        return [f"{g.id}/{p or 'default'}" for g in games if not wanted or g.id in wanted
+                for p in ["", *(p.name for p in g.presets)]]
+
     def __enter__(self) -> Server:
         return self
 
@@ -141,6 +154,24 @@ def _rows(path: Path) -> list[dict]:
     return []
 
 
+def with_final_counts(stats: list[dict], final_path: Path) -> list[dict]:
+    """Locust's ``_stats.csv`` rows with the request and failure counts the locustfile wrote as the
+    run ended (``_final.json``; the CSV is written once a second and may miss the last events)."""
+    try:
+        final = json.loads(final_path.read_text(encoding="utf-8"))
+    except (FileNotFoundError, ValueError):
+        return stats
+    counts = {(e["type"], e["name"]): (e["requests"], e["failures"]) for e in final}
+    rows = []
+    for row in stats:
+        requests, failures = counts.pop((row["Type"], row["Name"]), (row["Request Count"], row["Failure Count"]))
+        rows.append({**row, "Request Count": str(requests), "Failure Count": str(failures)})
+    for (kind, name), (requests, failures) in sorted(counts.items()):  # names the CSV has not seen yet
+        rows.append({"Type": kind, "Name": name, "Request Count": str(requests), "Failure Count": str(failures),
+                     "Requests/s": "0", "50%": "0", "95%": "0", "99%": "0"})
+    return rows
+
+
 def _progress(history: Path, started: float, seconds: float) -> str | None:
     rows = [r for r in _rows(history) if r.get("Name") == "Aggregated"]
     if not rows:
@@ -157,7 +188,8 @@ def locust_argv(args, address: str, out: Path) -> list[str]:
             "-t", f"{args.seconds}s", "--stop-timeout", "0", "--only-summary", "--exit-code-on-error", "0",
             "--csv", str(out / "locust"), "--html", str(out / "report.html"),
             "--referee-rate", str(args.rate), "--referee-seed", str(args.seed),
-            "--referee-tables", str(args.tables), "--referee-games", args.games]
+            "--referee-tables", str(args.tables), "--referee-games", args.games,
+            "--referee-rounds-each", str(getattr(args, "rounds_each", 0) or 0)]
     if args.client_processes > 1:
         argv += ["--processes", str(args.client_processes)]
     return argv
@@ -215,12 +247,23 @@ def print_table(table: list, summary: dict, failures: list[dict]) -> None:
         print(f"FAILED {row.get('Occurrences')}x {row.get('Method')} {row.get('Name')}: {error}")
 
 
+def uncovered(tables: list[str], games_by_name: dict, rounds_each: int) -> list[str]:
+    """The tables (game/preset) with fewer than ``rounds_each`` rounds played out (abandoned
+    rounds are named "game/preset abandoned" and do not count)."""
+    return [t for t in tables if games_by_name.get(t, 0) < rounds_each] if rounds_each else []
+
+
 def run(args) -> int:
     """The ``referee load`` command (args from its parser in referee.service.cli)."""
+    rounds_each = getattr(args, "rounds_each", 0) or 0
+    if rounds_each and (args.profile == "noop" or args.client_processes > 1):
+        print("referee load: --rounds-each needs a profile that plays games and one Locust process",
+              file=sys.stderr)
+        return 2
     out = Path(args.out or HERE / "out" / f"{args.profile}-w{args.workers}-{time.strftime('%Y%m%d-%H%M%S')}")
     out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("locust_*.csv"):
-        old.unlink()
+    for old in [*out.glob("locust_*.csv"), out / "locust_final.json"]:
+        old.unlink(missing_ok=True)
     print(f"referee load: profile {args.profile}, {args.workers} worker(s), {args.users} users, "
           f"{args.seconds} s{f', {args.rate:g} calls/s' if args.rate else ''}; reports in {out}", flush=True)
     try:
@@ -228,6 +271,7 @@ def run(args) -> int:
                     max_concurrent(args.users)) as server:
             server.wait_ready()
             print(f"server {server.address}, pids {[p.pid for p in server.procs]}", flush=True)
+            tables = server.tables(args.games) if rounds_each else []
             with open(out / "locust.log", "w", encoding="utf-8") as log:
                 cpu0, start = server.cpu(), time.monotonic()
                 reaped0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -246,6 +290,7 @@ def run(args) -> int:
                             print(line, flush=True)
                 finally:
                     stop(locust)
+                    elapsed = time.monotonic() - start
                 # Locust (and its forks) are reaped now, the server not yet: their CPU is the difference
                 reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
                 client_cpu = reaped.ru_utime + reaped.ru_stime - reaped0.ru_utime - reaped0.ru_stime
@@ -253,7 +298,7 @@ def run(args) -> int:
     except RuntimeError as error:
         print(f"referee load: {error}", file=sys.stderr)
         return 2
-    stats = _rows(out / "locust_stats.csv")
+    stats = with_final_counts(_rows(out / "locust_stats.csv"), out / "locust_final.json")
     if not stats:
         print(f"referee load: Locust wrote no statistics (see {out / 'locust.log'})", file=sys.stderr)
         return 2
@@ -261,6 +306,12 @@ def run(args) -> int:
     print_table(table, summary, _rows(out / "locust_failures.csv"))
     summary = {"profile": args.profile, "workers": args.workers, "users": args.users, "seconds": args.seconds,
                "rate": args.rate, **summary, "out": str(out)}
+    if rounds_each:
+        summary["rounds_each"] = rounds_each
+        summary["elapsed_s"] = round(elapsed, 1)
+        summary["uncovered"] = uncovered(tables, summary["games_by_name"], rounds_each)
+        if summary["uncovered"]:
+            print(f"not played out {rounds_each}x: {', '.join(summary['uncovered'])}")
     print(json.dumps(summary))
     return exit_code(summary, args.max_p99_ms)
 
@@ -273,6 +324,7 @@ def max_concurrent(users: int) -> int:
 
 
 def exit_code(summary: dict, max_p99_ms: float) -> int:
-    """1 when a call or game failed, nothing was called, or the worst p99 passes ``max_p99_ms`` (> 0)."""
+    """1 when a call or game failed, nothing was called, a table stayed uncovered (``--rounds-each``)
+    or the worst p99 passes ``max_p99_ms`` (> 0)."""
     too_slow = bool(max_p99_ms) and summary["p99_ms"] > max_p99_ms
-    return 1 if summary["failures"] or too_slow or not summary["calls"] else 0
+    return 1 if summary["failures"] or too_slow or not summary["calls"] or summary.get("uncovered") else 0

@@ -5,15 +5,19 @@ own credential (it sees only its own view; in a simultaneous decision its answer
 sealed and the table's owner, the harness here, applies the answers), otherwise the owner acts
 for every seat. Their illegal attempts are built from what the API says: a legal action sent by
 a seat that is not awaited, a play holding a card the seat does not have, a pass when
-LegalActions says passing is not legal, an action for another seat with a seat's credential.
-Each must be refused with the documented status.
+LegalActions says passing is not legal (in a game whose kinds have no PASS: an unknown kind), an
+action for another seat with a seat's credential. Each must be refused with the documented
+status and reason (``Refusal``).
 """
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 
 from referee.v1 import actions_pb2, cards_pb2
 from referee.v1 import referee_service_pb2 as pb
@@ -45,12 +49,46 @@ class Table:
         self.seats = [(bearer(c),) for c in deal.seat_credentials]
 
 
+class Refusal(NamedTuple):
+    """What an illegal try must get: the status code and one of the reason names (ErrorInfo's
+    reason; Validate's ``reason`` when the code is FAILED_PRECONDITION, which Validate answers
+    as ``legal=false`` instead of an error)."""
+
+    code: grpc.StatusCode
+    reasons: tuple[str, ...]
+
+    def judge(self, code: grpc.StatusCode, reason: str) -> str:
+        """What differs from this refusal ("" when nothing does)."""
+        if code == self.code and reason in self.reasons:
+            return ""
+        return f"expected {self.code.name} {'/'.join(self.reasons)}, got {code.name} {reason or '(no reason)'}"
+
+
+NOT_AWAITED = Refusal(grpc.StatusCode.FAILED_PRECONDITION, ("NOT_YOUR_TURN",))
+ANOTHER_SEAT = Refusal(grpc.StatusCode.PERMISSION_DENIED, ("NOT_YOUR_SEAT",))
+NOT_HELD = Refusal(grpc.StatusCode.FAILED_PRECONDITION, ("CARDS_NOT_IN_HAND",))
+# a pass LegalActions does not list: a trick's leader (MUST_LEAD) or a phase without passes (WRONG_PHASE)
+PASS_NOT_NOW = Refusal(grpc.StatusCode.FAILED_PRECONDITION, ("MUST_LEAD", "WRONG_PHASE"))
+UNKNOWN_KIND = Refusal(grpc.StatusCode.INVALID_ARGUMENT, ("BAD_ACTION",))
+
+
+def error_reason(error: grpc.RpcError) -> str:
+    """The ErrorInfo reason of a failed call ("" when it carries none)."""
+    status = rpc_status.from_call(error)
+    for detail in status.details if status is not None else ():
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            return info.reason
+    return ""
+
+
 def _illegal_attempts(rng: random.Random, seat: int, legal: pb.LegalActionsResponse, to_act,
                       seats: int, card_ids: int, hand,
-                      kinds=None) -> list[tuple[actions_pb2.Action, int, grpc.StatusCode]]:
-    """(action, the seat whose credential sends it, the status it must get). ``kinds``: the
+                      kinds=None) -> list[tuple[actions_pb2.Action, int, Refusal]]:
+    """(action, the seat whose credential sends it, the refusal it must get). ``kinds``: the
     game's action kind names (ListGames), when known: a PASS in a game without one is an
-    unknown kind (INVALID_ARGUMENT), not a pass refused now (FAILED_PRECONDITION)."""
+    unknown kind (INVALID_ARGUMENT BAD_ACTION), not a pass refused now (FAILED_PRECONDITION)."""
     out = []
     candidates = [a.action for a in legal.actions]
     idle = [s for s in range(seats) if s not in to_act]
@@ -58,8 +96,8 @@ def _illegal_attempts(rng: random.Random, seat: int, legal: pb.LegalActionsRespo
         wrong = actions_pb2.Action()
         wrong.CopyFrom(rng.choice(candidates))
         wrong.seat = rng.choice(idle)
-        out.append((wrong, wrong.seat, grpc.StatusCode.FAILED_PRECONDITION))  # not awaited
-        out.append((wrong, seat, grpc.StatusCode.PERMISSION_DENIED))  # another seat's action
+        out.append((wrong, wrong.seat, NOT_AWAITED))
+        out.append((wrong, seat, ANOTHER_SEAT))
     plays = [a for a in candidates if a.cards.ids]
     missing = sorted(set(range(card_ids)) - set(hand))
     if plays and missing:
@@ -69,11 +107,10 @@ def _illegal_attempts(rng: random.Random, seat: int, legal: pb.LegalActionsRespo
         ids[rng.randrange(len(ids))] = rng.choice(missing)
         if len(set(ids)) == len(ids):
             bad.cards.CopyFrom(cards_pb2.CardSet(ids=ids))
-            out.append((bad, seat, grpc.StatusCode.FAILED_PRECONDITION))
+            out.append((bad, seat, NOT_HELD))
     if not legal.can_pass:
-        code = (grpc.StatusCode.FAILED_PRECONDITION if kinds is None or "PASS" in kinds
-                else grpc.StatusCode.INVALID_ARGUMENT)
-        out.append((actions_pb2.Action(seat=seat, kind="PASS"), seat, code))
+        refusal = PASS_NOT_NOW if kinds is None or "PASS" in kinds else UNKNOWN_KIND
+        out.append((actions_pb2.Action(seat=seat, kind="PASS"), seat, refusal))
     return out
 
 
@@ -116,8 +153,8 @@ def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options
                 hand = next((list(v.hand.ids) for v in views if v.seat == seat), ())
                 tries = _illegal_attempts(rng, seat, legal, to_act, seats, card_ids, hand, kinds)
                 if tries:
-                    action, sender, code = rng.choice(tries)
-                    _expect_refusal(stub, state, seq, action, table.seats[sender], code)
+                    action, sender, refusal = rng.choice(tries)
+                    _expect_refusal(stub, state, seq, action, table.seats[sender], refusal)
                     round_.rejected += 1
             action = rng.choice(legal.actions).action
             reply = stub.Play(pb.PlayRequest(state=state, action=action, expected_seq=seq), metadata=who)
@@ -140,11 +177,17 @@ def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options
 
 
 def _expect_refusal(stub, state: bytes, seq: int, action: actions_pb2.Action, metadata,
-                    code: grpc.StatusCode) -> None:
+                    refusal: Refusal) -> None:
+    """Raises: BotError when the Play is accepted, or refused with the right status for another
+    reason; the call's grpc.RpcError when it ends with another status (a failed call)."""
     try:
         stub.Play(pb.PlayRequest(state=state, action=action, expected_seq=seq), metadata=metadata)
     except grpc.RpcError as error:
-        if error.code() != code:
+        if error.code() != refusal.code:
             raise
+        wrong = refusal.judge(error.code(), error_reason(error))
+        if wrong:
+            raise BotError(f"an illegal action refused for another reason: {wrong} "
+                           f"({error.details()[:200]})") from error
         return
     raise BotError(f"an illegal action was accepted: {action}")

@@ -2,7 +2,8 @@
 the commands the games add (``service/games/<game>.py``: ``referee fan``).
 
 ``legal`` and ``classify`` call the core the way the API does and, with ``--jsonl``, read one
-JSON request a line on stdin and write one JSON answer a line (``{"error": ...}`` on bad input).
+JSON request a line on stdin and write one JSON answer a line (``{"error": ...}`` on bad input;
+the request's ``id`` echoed first: ``service/jsonl.py``, the loop of every ``--jsonl`` command).
 Modules are imported by the command that needs them: ``referee legal`` starts without gRPC.
 """
 from __future__ import annotations
@@ -152,26 +153,27 @@ def cmd_selfplay(args) -> int:
 
 
 # --- core helpers as JSON lines -------------------------------------------------------------------
+def _bad_input(error: Exception) -> dict:
+    return {"error": f"{type(error).__name__}: {error}"}
+
+
 def _jsonl(answer) -> int:
-    """Answer each stdin line with one JSON line; bad input gives {"error": ...} and goes on.
-    ``answer`` returns a dict, or the JSON text of one."""
-    write, flush, dumps = sys.stdout.write, sys.stdout.flush, json.JSONEncoder(ensure_ascii=False).encode
-    for line in sys.stdin:
-        if not line.strip():
-            continue
+    """Answer each stdin line with one JSON line (``service/jsonl.py``: the request's ``id``
+    echoed); bad input gives {"error": ...} and goes on. ``answer`` returns a dict, or the JSON
+    text of one."""
+    from . import jsonl
+
+    def checked(request):
         try:
-            request = json.loads(line)
             if not isinstance(request, dict):
                 raise ValueError("a request is a JSON object")
-            out = answer(request)
+            return answer(request)
         except RefereeError as error:
-            out = {"error": error.message, "reason": error.reason}
+            return {"error": error.message, "reason": error.reason}
         except (ValueError, KeyError, TypeError) as error:
-            out = {"error": f"{type(error).__name__}: {error}"}
-        write(out if type(out) is str else dumps(out))
-        write("\n")
-        flush()
-    return 0
+            return _bad_input(error)
+
+    return jsonl.serve(checked, _bad_input)
 
 
 def _text(request: dict, key: str, required: bool = True) -> str:
@@ -393,6 +395,9 @@ def parser(game_commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--tables", type=int, default=50, help="batch profile: tables per user")
     p.add_argument("--games", default="", help="comma-separated game ids to play (default: every registered game)")
     p.add_argument("--seed", type=int, default=0, help="seed of the users' choices")
+    p.add_argument("--rounds-each", type=int, default=0,
+                   help="stop once every game and preset has played out this many rounds (--seconds: the "
+                        "limit); exit 1 when one has not")
     p.add_argument("--locustfile", help=argparse.SUPPRESS)
     p.add_argument("--server-script", help=argparse.SUPPRESS)  # loadtest/instrumented_serve.py
     p.add_argument("--loadtest-dir", help="the loadtest/ folder (default: ./loadtest here or above)")

@@ -3,7 +3,6 @@
 are used, so the CLI starts without them.)"""
 from __future__ import annotations
 
-import json
 import sys
 
 from referee.core import speedups
@@ -51,16 +50,12 @@ def services() -> list:
 
 # --- the CLI -----------------------------------------------------------------------------------
 def cmd_fan(args) -> int:
-    """`referee fan --jsonl`: one mcr hand a line -> {"fans": [...], "total": N} or {"error": ...}."""
-    for line in sys.stdin if args.jsonl else [args.hand]:
-        if not line.strip():
-            continue
-        try:
-            out = mcr.fan_answer(json.loads(line))
-        except ValueError as error:
-            out = {"error": "BAD_INPUT", "message": f"not a JSON line: {error}"}
-        print(json.dumps(out, ensure_ascii=False), flush=True)
-    return 0
+    """`referee fan --jsonl`: one mcr hand a line -> {"fans": [...], "total": N} or {"error": ...}
+    (the request's ``id`` echoed first, as every --jsonl command does)."""
+    from .. import jsonl
+
+    return jsonl.serve(mcr.fan_answer, lambda error: {"error": "BAD_INPUT", "message": f"not a JSON line: {error}"},
+                       sys.stdin if args.jsonl else [args.hand])
 
 
 def add_commands(sub) -> None:

@@ -45,6 +45,47 @@ def test_classify_jsonl():
     assert "error" in second
 
 
+JSONL_COMMANDS = [  # every --jsonl command: (argv, a good request, a bad one)
+    (["legal", "--game", "doudizhu"], {"hand": "3334569TTJQKA22BR", "last": "44"}, {"hand": "33X"}),
+    (["legal", "--game", "q783"], {"hand": "QH 7H 8H 3H 2S", "last": "AS"}, {"hand": "QQ"}),
+    (["classify", "--game", "doudizhu"], {"cards": "3S 3H 3D 4C"}, {"cards": 5}),
+    (["fan"], {"melds": [], "concealed": "W1 W1 W1 W2 W2 W2 W3 W3 W3 W4 W4 W4 W5".split(), "win_tile": "W5"},
+     {"concealed": ["W1"], "win_tile": "W1"}),
+]
+
+
+@pytest.mark.parametrize("argv, good, bad", JSONL_COMMANDS, ids=lambda v: " ".join(v) if isinstance(v, list) else "")
+def test_every_jsonl_command_echoes_the_id_of_a_line(argv, good, bad):
+    """Issue 24: an answer starts with the id of its request line when it has one (any JSON
+    value, errors too), so a caller joins answers to questions; no id, no id echoed."""
+    ids = [7, "q-1", None, {"table": 3, "turn": [1, 2]}, 2.5]
+    lines = [json.dumps({"id": i, **good}) for i in ids] + [json.dumps(good), json.dumps({**bad, "id": "bad"}),
+                                                            "not json", json.dumps([{"id": 1}]), json.dumps({"id": 9})]
+    out = run(*argv, "--jsonl", stdin="\n".join(lines) + "\n")
+    assert out.returncode == 0, out.stderr
+    answers = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(answers) == len(lines)
+    plain = answers[len(ids)]
+    assert "id" not in plain and "error" not in plain  # the good request, without an id
+    for i, answer in zip(ids, answers):
+        assert answer == {"id": i, **plain} and list(answer)[0] == "id"
+    assert answers[len(ids) + 1]["id"] == "bad" and "error" in answers[len(ids) + 1]
+    assert "id" not in answers[-3] and "error" in answers[-3]  # no JSON: no id to echo
+    assert "id" not in answers[-2] and "error" in answers[-2]  # not an object
+    assert answers[-1]["id"] == 9 and "error" in answers[-1]  # an id alone: the command's refusal, with it
+
+
+def test_jsonl_puts_the_id_first_in_a_dict_or_json_text():
+    from referee.service import jsonl
+
+    assert jsonl.with_id({"id": 1}, {"moves": []}) == '{"id": 1, "moves": []}'
+    assert jsonl.with_id({"id": "a"}, '{"moves": ["TT"]}') == '{"id": "a", "moves": ["TT"]}'
+    assert jsonl.with_id({"id": [1]}, "{}") == '{"id": [1]}'
+    assert jsonl.with_id({"hand": "3"}, '{"moves": []}') == '{"moves": []}'
+    assert jsonl.with_id(None, {"error": "x"}) == '{"error": "x"}'
+    assert jsonl.with_id({"id": "牌"}, {}) == '{"id": "牌"}'
+
+
 def test_selfplay_summary():
     out = run("selfplay", "--game", "doudizhu", "--games", "4", "--seed", "5", "--illegal-rate", "0.5")
     summary = json.loads(out.stdout)

@@ -5,6 +5,8 @@ import json
 import logging
 import os
 import random
+import re
+from pathlib import Path
 
 import grpc
 import pytest
@@ -241,6 +243,28 @@ def _round_tokens(stub, game: str, rnd: random.Random, **deal) -> tuple[list[byt
                                           seat_entropy=[bytes(rng.MAX_SEAT_ENTROPY_BYTES)] * seats), metadata=owner)
     tokens.append(replay.state)
     return tokens, answers
+
+
+def _readme_token_table() -> dict[str, tuple[int, int]]:
+    """README "State tokens and keys": game -> (padded state, state token with key id k1)."""
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = text.split("## State tokens and keys", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)` \| ([\d,]+) \| ([\d,]+) \|$", section, re.M)
+    return {g: (int(a.replace(",", "")), int(b.replace(",", ""))) for g, a, b in rows}
+
+
+def test_readme_states_the_token_size_of_every_game(stub):
+    """Issue 24: the README's table of token sizes is every registered game's, as dealt (key id
+    k1, every preset and seat count, with and without entropy)."""
+    table = _readme_token_table()
+    assert set(table) == set(GAMES)
+    for game_id, game in GAMES.items():
+        dealt = {len(stub.Deal(pb.DealRequest(game=game_id, preset=preset, seats=seats,
+                                              client_entropy=entropy)).state)
+                 for preset in ["", *game.presets] for seats in range(game.min_seats, game.max_seats + 1)
+                 for entropy in (b"", bytes(256))}
+        assert table[game_id] == (game.state_bytes, *dealt), game_id
+        assert dealt == {_token_bytes(game_id, "k1", game.state_bytes)}
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

@@ -166,6 +166,44 @@ def test_q783_variant_drawn_bank():
     assert camps.banks == (sum(state.banks[0::2]), sum(state.banks[1::2]))
 
 
+def _deal_with_a_seat_without_score_cards(options, seats: int):
+    """The first deal (seeds b"zero 0", b"zero 1" ...) where a seat other than the first lead
+    draws no score card: (state, that seat)."""
+    for k in range(500):
+        state = Q783.deal(options, b"zero %d" % k, b"", seats)
+        empty = [s for s in range(seats) if not state.score_cards[s] and s != state.first_lead]
+        if empty:
+            return state, empty[0]
+    raise AssertionError("no deal with a seat that drew no score card")
+
+
+def test_q783_rule_2_4_drawn_bank_a_seat_dealt_no_score_card_starts_at_0_and_ends_the_big_game():
+    """2.4 (amended): under drawn_bank a player dealt no score card starts with a bank of 0; in
+    individual play the 大局 then ends at his first payment (2.5, 9.1): he pays nothing of what
+    he owes, the other payments of the trick are made, no 小局 penalty."""
+    options = opts(drawn_bank=True, decks=1)
+    state, zero = _deal_with_a_seat_without_score_cards(options, 5)  # 5 seats: individual play
+    assert not state.camps and state.banks[zero] == 0
+    assert state.banks == tuple(q783.score_value(options, m) for m in state.score_cards)
+    assert Q783.view(state, -1).seats[zero].counters["bank"] == 0
+    assert zero not in {e.seat for e in Q783.deal_events(state) if e.type == "SCORE_CARDS"}
+    lead = state.first_lead
+    action, combo = Q783.legal_actions(state, lead)[0]
+    assert combo.kind == "single"
+    state, events = Q783.apply(state, action)
+    for k in range(1, 5):  # every other seat passes, in turn: the leader wins the trick (5, 7.2)
+        state, more = act(state, (lead + k) % 5)
+        events += more
+    assert [e.seat for e in of_type(events, "TRICK_WON")] == [lead]
+    others = [s for s in range(5) if s != lead]
+    assert pays(events) == [(s, lead, 0 if s == zero else 5) for s in others]
+    assert [e.values["due"] for e in of_type(events, "PAY")] == [5, 5, 5, 5]
+    assert [e.values["bank"] for e in of_type(events, "EXHAUSTED")] == [zero]
+    assert state.finished and state.outcome == q783.EXHAUSTED and state.winners == ()
+    assert not of_type(events, "PENALTY") and Q783.match_over(state)
+    assert state.banks[zero] == 0 and state.banks[lead] == state.opening[lead] + 15
+
+
 def test_q783_rule_2_5_a_short_bank_pays_what_it_has():
     state, events = run(table("4S 6S", "9S JS", "AS 2S", options=opts(), banks=(3, 100, 100)),
                         (0, "4S"), (1, "9S"), (2, None), (0, None))
@@ -439,6 +477,20 @@ def test_q783_rule_7_4_variant_pay_on_pass():
     assert pays(events) == [(3, 0, 10)] and of_type(events, "TRICK_WON") and state.banks == (1020, 980)
 
 
+@pytest.mark.parametrize("preset", ["q783", "378q"])
+def test_q783_rule_7_4_pay_on_pass_by_count_pays_5_a_card_of_the_play_passed_on(preset):
+    """7.4 (amended): under pay_on_pass with by_count each pass pays 5 per card of the play passed
+    on, not 5 per card its owner played in the trick (7.3); by_count may be chosen under 378q."""
+    options = opts(preset, pay_on_pass=True, payment="by_count")
+    state, events = run(table("4S 4H 9S 9H 3D", "6S 6H JS", "AS 2S QD", options=options),
+                        (0, "4S 4H"), (1, "6S 6H"), (2, None))
+    assert pays(events) == [(2, 1, 10)]  # a pair passed on: 10
+    state, events = run(state, (0, "9S 9H"), (1, None), (2, None))
+    assert pays(events) == [(1, 0, 10), (2, 0, 10)]  # seat 0 has played 4 cards in the trick: still 10
+    assert [e.seat for e in of_type(events, "TRICK_WON")] == [0]  # and nothing more when it is won
+    assert state.banks == (1020, 1000, 980)
+
+
 # --- 8. end of a 小局 ---------------------------------------------------------------------------------------
 
 def test_q783_rule_8_1_points_are_the_bank_changes():
@@ -468,6 +520,49 @@ def test_q783_variant_end_at_once():
     state, events = act(table("4S", "6S JS", "9D 2D", options=options), 0, "4S")
     assert state.finished and of_type(events, "TRICK_WON")[0].seat == 0
     assert pays(events) == [(1, 0, 5), (2, 0, 5)]
+
+
+def test_q783_rule_8_2_end_at_once_under_pay_on_pass_the_last_play_is_paid_as_if_passed_on():
+    """8.2 (amended): under end_at_once and pay_on_pass the play that ends the 小局 is paid as if
+    every opponent still holding cards had passed on it (each pays its amount, 7.4), in turn
+    order; then the 小局 result and penalties as always."""
+    options = opts(end_at_once=True, pay_on_pass=True)  # 3 seats: individual
+    state, events = act(table("QS QH", "9S JS", "AS 2S", options=options), 0, "QS QH")
+    assert state.finished and [e.seat for e in of_type(events, "TRICK_WON")] == [0]
+    assert pays(events) == [(1, 0, 5), (2, 0, 5)]  # by_type: an ordinary play 5
+    assert pays(events, "PENALTY") == [(1, 0, 50), (2, 0, 50)]
+    assert state.banks == (1110, 945, 945) and Q783.settle(state).points == (110, -55, -55)
+    # 378q: a pair is 5 a card
+    state, events = act(table("QS QH", "9S JS", "AS 2S", options=opts("378q", end_at_once=True, pay_on_pass=True)),
+                        0, "QS QH")
+    assert pays(events) == [(1, 0, 10), (2, 0, 10)]
+    # in turn order from the last play's owner
+    state, events = act(table("4S 6S", "QS", "9S JS", "AS 2S", leader=1, options=opts(individual=True, **{
+        "end_at_once": True, "pay_on_pass": True})), 1, "QS")
+    assert pays(events) == [(2, 1, 5), (3, 1, 5), (0, 1, 5)]
+    # camps: an opponent already out passes on nothing and pays nothing (7.1's "in or out" is the
+    # trick payment's, not a pass's)
+    state, events = act(table("", "", "4S", "6S 9S", leader=2, out=(0, 1), options=options), 2, "4S")
+    assert state.finished and pays(events) == [(3, 2, 5)]
+    assert pays(events, "PENALTY") == [(1, 2, 100), (3, 0, 100)] and state.banks == (1205, 795)
+    # without pay_on_pass: the trick payment, once per opposing player in or out (7.1)
+    _, events = act(table("", "", "4S", "6S 9S", leader=2, out=(0, 1), options=opts(end_at_once=True)), 2, "4S")
+    assert pays(events) == [(1, 2, 5), (3, 2, 5)]
+
+
+def test_q783_rule_8_2_end_at_once_under_pay_on_pass_with_by_count():
+    """8.2 and 7.4 (amended): the last play is paid 5 per card of that play by every opponent
+    still holding cards, not 5 per card its owner played in the trick; the passes made on the
+    plays before it were paid as they came."""
+    options = opts(end_at_once=True, pay_on_pass=True, payment="by_count")
+    state, events = run(table("4S 4H 9S 9H", "6S 6H JS", "AS 2S", options=options), (0, "4S 4H"), (1, "6S 6H"),
+                        (2, None))
+    assert pays(events) == [(2, 1, 10)] and not state.finished
+    state, events = act(state, 0, "9S 9H")  # seat 0 out: the 小局 ends at once
+    assert state.finished and [e.seat for e in of_type(events, "TRICK_WON")] == [0]
+    assert pays(events) == [(1, 0, 10), (2, 0, 10)]  # 5 a card of 9S 9H (seat 0 played 4 in the trick)
+    assert pays(events, "PENALTY") == [(1, 0, 50), (2, 0, 50)]
+    assert state.banks == (1120, 950, 930)
 
 
 def test_q783_rule_8_3_result_by_finishing_order():
@@ -501,6 +596,23 @@ def test_q783_rule_8_4_loss_penalties():
     state, events = run(table("4S", "6S 9S", "7H", "6D 9D"), (0, "4S"), (1, None), (2, None), (3, None),
                         (1, "6S"), (2, "7H"), (3, None), (1, None))
     assert pays(events, "PENALTY") == [(1, 2, 100), (3, 0, 100)]  # to the opponent next counter-clockwise
+
+
+def test_q783_rule_8_4_six_seat_camps_pay_the_opponent_next_counter_clockwise():
+    """8.4 with three against three: each losing player pays the opponent seated next to him
+    counter-clockwise (seat + 1): 1 -> 2, 3 -> 4, 5 -> 0 when camp 0 wins; 0 -> 1, 2 -> 3, 4 -> 5
+    when camp 1 does; camp bank to camp bank."""
+    state, events = run(table("4S", "6S 9S", "6H", "JS AS", "9D", "2S 3S"), (0, "4S"), (1, None), (2, "6H"),
+                        (3, None), (4, "9D"), (5, None), (1, None), (3, None))
+    assert state.finished and state.out == (0, 2, 4) and state.winners == (0, 2, 4)
+    assert pays(events) == [(1, 4, 5), (3, 4, 5), (5, 4, 5)]  # the trick, played out (8.2)
+    assert pays(events, "PENALTY") == [(1, 2, 100), (3, 4, 100), (5, 0, 100)]
+    assert state.banks == (1315, 685)
+    state, events = run(table("JS AS", "4S", "6S 9S", "6H", "2S 3S", "9D", leader=1), (1, "4S"), (2, None),
+                        (3, "6H"), (4, None), (5, "9D"), (0, None), (2, None), (4, None))
+    assert state.finished and state.out == (1, 3, 5) and state.winners == (1, 3, 5)
+    assert pays(events, "PENALTY") == [(0, 1, 100), (2, 3, 100), (4, 5, 100)]
+    assert state.banks == (685, 1315)
 
 
 def test_q783_variant_penalty_individual_and_penalty_camp():

@@ -161,6 +161,19 @@ def test_tonghua_rule_8_a_winner_with_an_empty_hand_passes_the_lead_to_the_next_
     assert G.legal_actions(state, 0) == []
 
 
+def test_tonghua_rule_8_a_seat_that_played_its_last_card_is_skipped_once_its_round_is_won():
+    """Rule 8 (amended): a seat that played its last card in a round may still win it (its turn
+    comes for rule 7's test); when another seat wins the round first, it is skipped from then on."""
+    state = after_first_round(["5S", "6S 7D", "8D 9C", "9S 2C"], 0)
+    state, _ = play(state, 0, "5S")  # its last card
+    state, events = play(state, 1, "6S")  # seat 2 has no spade: it wins before seat 0's turn comes
+    assert [(e.type, e.seat) for e in events[1:]] == [("ROUND_WON", 2)] and state.won == (1, 0, 1, 0)
+    state, _ = play(state, 2, "9C")
+    state, events = play(state, 3, "2C")  # next: seat 0 is skipped, seat 1 has no club and wins
+    assert [(e.type, e.seat) for e in events[1:]] == [("ROUND_WON", 1)] and state.to_act == (1,)
+    assert state.won == (1, 1, 1, 0) and not state.finished
+
+
 def test_tonghua_rule_8_the_game_ends_when_at_most_one_seat_holds_cards_and_most_rounds_wins():
     state = after_first_round(["5S", "6S 7D"], 1)
     state = state._replace(won=(0, 1))

@@ -88,8 +88,9 @@ defaults) and ``378q`` (``rules = "378q"``, ``payment = "by_type_378q"``), which
 8.2 Individual: the 小局 ends when a seat has played out; camps: when every seat of a camp has.
     The trick in progress is played out first (others may still beat; more seats may go out),
     then the 小局 ends as the trick is won and paid. ``end_at_once``: it ends at the play that
-    met the condition, which wins the trick in progress and is paid (nothing under
-    ``pay_on_pass``: its payments come from passes).
+    met the condition, which wins the trick in progress and is paid; under ``pay_on_pass`` as if
+    every opponent still holding cards had passed on it, in turn order from its owner (each pays
+    that play's amount, 7.4; an opponent already out pays nothing).
 8.3 Result by finishing order: individual, the first seat out wins, every other seat loses;
     camps, the lower sum of finishing places wins (seats still holding cards take the remaining
     places), equal sums draw. ``by_points``: the seat or camp whose bank gained most in the 小局
@@ -565,6 +566,17 @@ def _pay_trick(state: State, trick: Trick, events: list) -> State:
     return state
 
 
+def _pay_as_passed(state: State, trick: Trick, events: list) -> State:
+    """8.2 ``end_at_once`` under ``pay_on_pass``: every opponent of the last play's owner still
+    holding cards pays it as if he had passed on it, in turn order."""
+    owner, n = trick.top_seat, state.num_seats
+    amount = play_amount(trick.top, state.options)
+    for seat in sorted(opponents(state, owner), key=lambda s: (s - owner) % n):
+        if state.hands[seat]:
+            state = pay(state, seat, owner, amount, events)
+    return state
+
+
 def places(state: State) -> tuple[int, ...]:
     """Finishing places (8.3): the order out, then the seats still holding cards in seat order."""
     order = state.out + tuple(s for s in range(state.num_seats) if s not in state.out)
@@ -662,6 +674,8 @@ def finish(state: State, events: list) -> State:
         events.append(Event("TRICK_WON", trick.top_seat))
         if not o.pay_on_pass:
             state = _pay_trick(state, trick, events)
+        else:
+            state = _pay_as_passed(state, trick, events)
         state = state._replace(trick=Trick(trick.leader))
     if state.exhausted:  # 9.1: no result, no penalty
         outcome, winners = EXHAUSTED, ()
