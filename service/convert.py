@@ -21,7 +21,7 @@ def short(text: str) -> str:
 
 # --- cards ------------------------------------------------------------------------------------
 # Every function that reads or writes cards takes the game's ``notation`` (Game.notation: its id
-# space and text, e.g. cards.PokerNotation or the mahjong tiles of mcr_game).
+# space and text, e.g. cards.PokerNotation or the mahjong tiles of games.mcr.rules).
 def card_ids(ids: Iterable[int], notation) -> tuple[int, ...]:
     """Checked card ids. Raises: InvalidAction (UNKNOWN_CARD, DUPLICATE_CARD), LimitExceeded."""
     ids = tuple(ids)

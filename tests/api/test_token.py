@@ -257,8 +257,9 @@ def test_readme_states_the_token_size_of_every_game(stub):
     """Issue 24: the README's table of token sizes is every registered game's, as dealt (key id
     k1, every preset and seat count, with and without entropy)."""
     table = _readme_token_table()
-    assert set(table) == set(GAMES)
-    for game_id, game in GAMES.items():
+    shipped = {g: game for g, game in GAMES.items() if type(game).__module__.startswith("referee.core.games.")}
+    assert set(table) == set(shipped)  # not a toy game another test registered
+    for game_id, game in shipped.items():
         dealt = {len(stub.Deal(pb.DealRequest(game=game_id, preset=preset, seats=seats,
                                               client_entropy=entropy)).state)
                  for preset in ["", *game.presets] for seats in range(game.min_seats, game.max_seats + 1)

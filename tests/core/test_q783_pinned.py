@@ -4,6 +4,7 @@ rule. Expected values are worked out by hand from the spec and the README, not c
 game's helpers. Tests that reach the hot path run on both twins of ``q783_hot`` (``twin``)."""
 from __future__ import annotations
 
+import dataclasses
 import marshal
 import random
 
@@ -13,7 +14,7 @@ from referee.core import cards as cardlib
 from referee.core.games.q783 import rules as q783
 from referee.core.errors import IllegalAction, InvalidAction, Reason
 from referee.core.game import ABANDON, PASS, PLAY, Action, Match
-from referee.core.games.q783.rules import Q783
+from referee.core.games.q783.rules import Q783, State
 
 from q783_tables import cards_of, opts, run, table, twin  # noqa: F401 - twin: a fixture
 
@@ -458,14 +459,28 @@ def test_q783_compare_needs_two_combinations():
 
 
 def test_q783_unpack_refuses_what_pack_never_writes():
-    """A state token's bytes: ``pack`` writes a tuple of the state's fields; anything else is
-    refused (STATE_TOKEN_INVALID)."""
+    """A state token's bytes: ``pack`` writes the version byte 2, then marshal format 2 of the
+    state's fields in declared order (records as plain tuples; ``num_seats``, derived from the
+    hands, is not stored); anything else is refused (STATE_TOKEN_INVALID)."""
     state = Q783.deal(opts(), b"pinned", b"")
-    values = marshal.loads(Q783.pack(state))
-    assert Q783.unpack(marshal.dumps(values, 2)) == state
+    packed = Q783.pack(state)
+    assert packed[0] == 2 and Q783.unpack(packed) == state
+    values = marshal.loads(packed[1:])
+    assert packed == b"\x02" + marshal.dumps(values, 2)
+    assert "num_seats" not in State._fields and len(values) == len(State._fields) == 22
+    assert values[:4] == (tuple(getattr(state.options, f.name) for f in dataclasses.fields(state.options)),
+                          b"pinned", b"", (0, (0, 0, 0, 0), None, 0))
+    assert values[4:] == (state.dealer, state.first_lead, state.hands, (0, 0, 0, 0), state.set_aside,
+                          (250, 250), (250, 250), q783.PLAYING, (state.dealer,),
+                          (state.dealer, 0, -1, 0, 0, 0), 0, (), (0, 0, 0, 0), (), 0, 0, -1, 0)
     for bad in (list(values), values[:-1], values + (0,)):
         with pytest.raises(InvalidAction) as error:
-            Q783.unpack(marshal.dumps(bad, 2))
+            Q783.unpack(b"\x02" + marshal.dumps(bad, 2))
+        assert error.value.reason == Reason.STATE_TOKEN_INVALID
+    for data in (b"\x03" + packed[1:], packed[1:], packed[:-1], b"not a state"):
+        # another version; no version byte: the release format, whose layout stored num_seats
+        with pytest.raises(InvalidAction) as error:
+            Q783.unpack(data)
         assert error.value.reason == Reason.STATE_TOKEN_INVALID
 
 

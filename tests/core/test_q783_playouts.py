@@ -174,6 +174,7 @@ def test_q783_a_big_game_through_the_server(stub):
     for k in range(3):
         view = stub.GetView(pb.GetViewRequest(state=state, view_seat=0), metadata=owner).views[0]
         banks = [sv.counters["bank"] for sv in view.seats]
+        start_banks = banks if k == 0 else start_banks
         finished = False
         while not finished:
             current = stub.GetView(pb.GetViewRequest(state=state), metadata=owner).to_act[0]
@@ -183,15 +184,13 @@ def test_q783_a_big_game_through_the_server(stub):
         score = stub.Score(pb.ScoreRequest(state=state), metadata=owner)
         totals = [t + p for t, p in zip(totals, score.settlement.points)]
         assert list(score.match.totals) == totals and score.match.round == k
-        assert score.match.over == (k == 2)
+        assert score.match.over == (k == 2) and score.match.number == 0
         end = stub.GetView(pb.GetViewRequest(state=state, view_seat=0), metadata=owner).views[0]
         assert [sv.counters["bank"] - b for sv, b in zip(end.seats, banks)] == list(score.settlement.points)
         if k < 2:
             state = stub.Deal(pb.DealRequest(previous_state=state), metadata=owner).state
             nxt = stub.GetView(pb.GetViewRequest(state=state, view_seat=0), metadata=owner).views[0]
             assert [sv.counters["bank"] for sv in nxt.seats] == [sv.counters["bank"] for sv in end.seats]
-        if k == 0:
-            start_banks = banks
     # the 大局 is over: the next Deal starts the table's next 大局 (round 0, totals and banks afresh)
     again = stub.Deal(pb.DealRequest(previous_state=state), metadata=owner)
     assert (again.match.round, again.match.number, list(again.match.totals)) == (0, 1, [0] * 4)
