@@ -197,8 +197,12 @@ class Settlement:
     outcome: str  # one of Game.outcomes, e.g. "landlord_won", "abandoned"
     breakdown: tuple[tuple[str, int], ...]  # names: Game.breakdown
     house: int = 0
-    seat_values: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
-    values: Mapping[str, int] = field(default_factory=dict)
+    seat_values: Mapping[str, tuple[int, ...]] = field(default_factory=dict, hash=False)
+    values: Mapping[str, int] = field(default_factory=dict, hash=False)
+
+    def __post_init__(self):  # a value: the game's mappings are read-only views of copies
+        object.__setattr__(self, "seat_values", MappingProxyType(dict(self.seat_values)))
+        object.__setattr__(self, "values", MappingProxyType(dict(self.values)))
 
 
 def losers_pay_winners(num_seats: int, winners, unit: int = 1) -> tuple[int, ...]:

@@ -309,14 +309,13 @@ def test_game_value_defaults_a_settlement_and_a_match_start_from():
     assert Match() == (0, (), None, 0) and Match().round == 0
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError,
-                   reason="suspected core regression: Settlement's seat_values/values default to dicts, "
-                          "so a Settlement is no longer hashable")
 def test_game_a_settlement_is_a_hashable_value():
     from referee.core.game import Settlement
 
-    settlement = Settlement((1, -1), (0,), "won", ())
-    assert hash(settlement) == hash(Settlement((1, -1), (0,), "won", ()))  # a value: hashable, immutable
+    settlement = Settlement((1, -1), (0,), "won", (), 0, {"coins": (1, -1)})
+    assert hash(settlement) == hash(Settlement((1, -1), (0,), "won", (), 0, {"coins": (1, -1)}))
+    with pytest.raises(TypeError):  # a value: its mappings cannot change
+        settlement.seat_values["coins"] = (0, 0)
 
 
 def test_seats_alternating_teams_are_two_by_default():
