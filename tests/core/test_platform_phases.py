@@ -229,3 +229,24 @@ def test_to_act_is_per_viewer_where_the_turn_is_not_public():
     claim = S(SIX[:3], to_act=(0, 2), phase=1)
     assert [game.to_act_for(claim, v) for v in (None, -1, 0, 1, 2)] == [(0, 2), (), (0,), (), (2,)]
     assert Window.open((2, 0)).awaiting() == (2, 0)
+
+
+def test_a_hint_context_key_the_game_does_not_read_is_refused_by_name():
+    from referee.core.errors import InvalidAction, Reason
+    from referee.core.registry import GAMES
+
+    ddz, q783 = GAMES["doudizhu"], GAMES["q783"]
+    ddz.check_context({"table_kind": "pair"})
+    try:
+        ddz.check_context({"a" * 50: "x", "zz": "y"})
+    except InvalidAction as error:
+        assert error.reason == Reason.MALFORMED_REQUEST
+        assert error.message == f"doudizhu reads no hint context {'a' * 40!r} (known: table_kind)"
+    else:
+        raise AssertionError("an unknown context key was taken")
+    try:
+        q783.check_context({"table_kind": "pair"})
+    except InvalidAction as error:
+        assert error.message == "q783 reads no hint context 'table_kind' (known: none)"
+    else:
+        raise AssertionError("q783 reads no context")
