@@ -31,7 +31,7 @@ from types import MappingProxyType
 from typing import Annotated, Any, ClassVar, Iterable, Mapping, NamedTuple
 
 from .cards import CardSpace, to_mask
-from .codec import Index, Int, Int64, Seq, Slot, StateCodec, game_context
+from .codec import Int, Int64, Seq, Slot, StateCodec, game_context
 from .errors import IllegalAction, InvalidAction, Reason, UnknownName, Unsupported, error_for
 
 EMPTY: Mapping = MappingProxyType({})

@@ -6,12 +6,12 @@ runs it. It needs DouZero in its own environment, not the project's:
     python3 -m venv /tmp/dz && /tmp/dz/bin/pip install rlcard && /tmp/dz/bin/pip install --no-deps douzero
     /tmp/dz/bin/python loadtest/legal_douzero.py < cases.jsonl
 
-One JSON object a line in, ``{"hand": "...", "last": "...", "last_kind": ..., "options": ...}``
+One JSON object a line in, ``{"hand": "...", "last": "...", "context": ..., "options": ...}``
 (cards ``3S TH BJ`` or a rank string ``33344BR``; ``last`` "" is a free lead); one line out,
 ``{"moves": [...]}``: DouZero's own ``GameEnv.get_legal_card_play_actions`` (MovesGener, then
 move_detector's reading of the last move and move_selector's filter), answered in our format:
 each distinct play once as a rank string (3 -> R), the list sorted the way ours is, passing not
-listed. DouZero has no declared reading nor options, so ``last_kind`` and ``options`` are
+listed. DouZero has no declared reading nor options, so ``context`` and ``options`` are
 ignored: its rules are its own (rule 11 of rules/doudizhu.md says where they differ).
 Bad input: ``{"error": ..., "reason": ...}``.
 """

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from referee.core.errors import COMMON_REASONS, IllegalAction, RefereeError
+from referee.core.errors import COMMON_REASONS, RefereeError
 from referee.core.game import ABANDON, END_ROUND, OUT_OF_PLAY, Action, Game, View, event_for
 
 MAX_STEPS = 5000  # no round of a registered game comes near: a playout past it does not end

@@ -21,7 +21,6 @@ from game_contract import abandon_all, check_packed_size, check_settlement, choo
 
 from referee.core import rng
 from referee.core.errors import InvalidAction, Reason
-from referee.core.game import ABANDON, Action
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

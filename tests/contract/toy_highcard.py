@@ -16,7 +16,7 @@ from typing import NamedTuple
 from referee.core import cards, rng
 from referee.core.codec import Index, Mask, OneOf, Seq, Small
 from referee.core.decisions import DecisionPhase, Window
-from referee.core.errors import InvalidAction, Reason
+from referee.core.errors import Reason
 from referee.core.game import (Knowledge, ABANDON, COMMON_KINDS, PLAY, Action, Event, EventType, Finished, Game, Match,
                                SeatView, Settlement, Verdict, View, held, option)
 

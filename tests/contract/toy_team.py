@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from referee.core import cards, rng, seats
-from referee.core.errors import InvalidAction, Reason
+from referee.core.errors import Reason
 from referee.core.codec import Index, Mask, Seq, Small
 from referee.core.game import (OUT_OF_PLAY, ABANDON, COMMON_KINDS, PASS, PLAY, Action, ActionKind, Combo, Event, EventType,
                                Finished, Game, Knowledge, Match, SeatView, Settlement, Verdict, View)

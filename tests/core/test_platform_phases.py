@@ -11,7 +11,7 @@ from typing import NamedTuple
 from referee.core import cards
 from referee.core.asking import Ask, AskInTurn, queue_in_order
 from referee.core.decisions import DecisionPhase, Window
-from referee.core.game import PASS, PLAY, Action, Finished, Game, Knowledge, Moves, Verdict
+from referee.core.game import PASS, PLAY, Action, Event, Finished, Game, Knowledge, Moves, Verdict
 from referee.core.tricks import Trick, TrickMove, TrickPlay
 
 
@@ -130,13 +130,14 @@ def test_active_seats_and_who_leads_after_the_trick():
 
 
 def test_a_trick_closed_at_once_may_name_another_winner_and_event():
-    phase = flow(closes=lambda s, seat: (seat + 1) % 6 if s.trick.top == cards.RANKS.index("T") + 1 else -1,
-                 won_event=lambda s, trick, winner: __import__("referee.core.game", fromlist=["Event"]).Event(
-                     "ROUND_WON", winner, values={"top": trick.top}))
-    state, _ = play(phase, S(SIX), 4, "TS")
+    ten = cards.RANKS.index("T") + 1
+    phase = flow(closes=lambda s, seat: (seat + 1) % 6 if s.trick.top == ten else -1,
+                 won_event=lambda s, trick, winner: Event("ROUND_WON", winner, values={"top": trick.top}))
+    state, events = play(phase, S(SIX), 4, "TS")  # closes at once: seat 5 wins and leads
+    assert [(e.type, e.seat, dict(e.values)) for e in events[1:]] == [("ROUND_WON", 5, {"top": ten})]
     assert state.trick == Trick(5) and state.to_act == (5,)
-    state, events = play(phase, S(SIX), 4, "7S")
-    assert events[-1].type == "PLAY" and state.to_act == (5,)
+    state, events = play(phase, S(SIX), 4, "7S")  # no close: the next seat answers
+    assert [e.type for e in events] == ["PLAY"] and state.to_act == (5,) and state.trick.top_seat == 4
 
 
 def test_the_game_is_handed_the_play_it_beat_and_the_round_may_end_on_a_last_card():

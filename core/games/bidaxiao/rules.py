@@ -51,7 +51,7 @@ from ... import cards as cardlib
 from ... import rng
 from ...decisions import DecisionPhase, Window
 from ...codec import Index, Layout, Mask, OneOf, Seq, Small
-from ...errors import InvalidAction, Reason
+from ...errors import Reason
 from ...game import (ABANDON, COMMON_KINDS, EMPTY, PLAY, Action, ActionKind, Event, EventType, Finished, Game,
                    Knowledge,
                    Match, SeatView, Settlement, Verdict, View, held, leaver_pays, losers_pay_winners, option)

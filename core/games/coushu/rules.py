@@ -35,7 +35,7 @@ from typing import NamedTuple
 from ... import cards as cardlib
 from ... import rng
 from ...codec import Index, Layout, Mask, Seq, Small
-from ...errors import InvalidAction, Reason
+from ...errors import Reason
 from ...game import (ABANDON, COMMON_KINDS, PLAY, Action, ActionKind, Event, EventType, Finished, Game, Knowledge, Match,
                    Moves, SeatView, Settlement, Verdict, View, held, leaver_pays, losers_pay_winners, option)
 

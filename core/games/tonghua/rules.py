@@ -51,9 +51,9 @@ from typing import NamedTuple
 from ... import cards as cardlib
 from ... import rng
 from ...codec import Index, Layout, Mask, Seq, Small
-from ...errors import InvalidAction, Reason
+from ...errors import Reason
 from ...game import (ABANDON, COMMON_KINDS, PLAY, Action, ActionKind, Event, EventType, Finished, Game, Knowledge, Match,
-                   SeatView, Settlement, Verdict, View, held, leaver_pays, losers_pay_winners, option)
+                   SeatView, Settlement, Verdict, View, leaver_pays, losers_pay_winners, option)
 from ...seats import next_seat
 from ...tricks import Trick, TrickPlay, seats_in
 
