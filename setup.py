@@ -2,7 +2,8 @@
 
 - ``referee.core`` <- ``core/``, ``referee.service`` <- ``service/`` (package-dir).
 - ``referee.v1`` is generated at build time from ``protos/referee/**/*.proto`` into the build
-  directory (``-I protos``, so generated imports read ``from referee.v1 import x_pb2``).
+  directory (``-I protos``, so generated imports read ``from referee.v1 import x_pb2``): messages,
+  gRPC stubs and the Connect code (``*_connect.py``, protoc-gen-connectrpc).
 - Every game package's ``core/games/<id>/hot.py`` is also compiled by Cython, from the same source,
   into the extension ``referee.core.games.<id>.hot_c`` (aiohttp pattern); the ``.py`` stays
   installed as the interpreted twin. A missing Cython or C compiler fails the build unless
@@ -51,12 +52,16 @@ class BuildPy(build_py):
         from grpc_tools import protoc
 
         out = self.build_lib
+        plugin = shutil.which("protoc-gen-connectrpc")  # on PATH in the build environment
+        if plugin is None:
+            raise SystemExit("protoc-gen-connectrpc is required to build the Connect code (see pyproject.toml)")
         args = ["grpc_tools.protoc", "-Iprotos", f"-I{files('grpc_tools') / '_proto'}",
                 f"--python_out={out}", f"--grpc_python_out={out}", f"--pyi_out={out}",
-                *map(str, PROTOS)]
+                f"--plugin=protoc-gen-connectrpc={plugin}", f"--connectrpc_out={out}",
+                "--connectrpc_opt=protobuf=google", *map(str, PROTOS)]
         if protoc.main(args) != 0:
             raise SystemExit("protoc failed on " + " ".join(map(str, PROTOS)))
-        return sorted(str(p) for p in Path(out, "referee").rglob("*_pb2*.py*"))
+        return sorted(str(p) for pattern in ("*_pb2*.py*", "*_connect.py") for p in Path(out, "referee").rglob(pattern))
 
     def write_build_info(self) -> str:
         digests = {dotted(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in HOT_SOURCES}

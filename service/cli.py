@@ -31,7 +31,10 @@ def cmd_serve(args) -> int:
                     state_cache=args.state_cache, max_concurrent=args.max_concurrent,
                     allow_caller_seed=args.allow_caller_seed,
                     key_file=args.key_file, metrics_port=args.metrics_port, grace=args.grace,
-                    drain=args.drain, reuse_port=args.reuse_port, log_level=args.log_level)
+                    drain=args.drain, reuse_port=args.reuse_port, log_level=args.log_level,
+                    http_port=args.http_port, cors_origins=tuple(args.cors_origin))
+    if args.workers > 1 and args.http_port == 0:
+        raise SystemExit("--http-port 0 with --workers: give the HTTP port the workers share")
     return serve_workers(config) if args.workers > 1 else serve(config)
 
 
@@ -337,6 +340,10 @@ def parser(game_commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--grace", type=float, default=10.0, help="seconds calls in flight may finish")
     p.add_argument("--drain", type=float, default=5.0, help="seconds NOT_SERVING before stopping")
     p.add_argument("--log-level", default="INFO")
+    p.add_argument("--http-port", type=int, default=None,
+                   help="also serve the API over HTTP: Connect (JSON, binary) and gRPC-Web (0: any free port)")
+    p.add_argument("--cors-origin", action="append", default=[],
+                   help="an origin whose browser pages may call the HTTP port (repeatable; '*': any)")
     p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_serve)
 

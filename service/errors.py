@@ -14,6 +14,8 @@ anything else      INTERNAL             none (logged, nothing leaked)
 =================  ===================  =================================================
 
 ErrorInfo.domain is ``referee.v1``; ``metadata`` carries extra keys such as ``action_index``.
+The HTTP port (service/connect.py) answers with the Connect code of the same name and the same
+ErrorInfo detail (``connect_error``).
 """
 from __future__ import annotations
 
@@ -38,7 +40,19 @@ CODES: dict[type, grpc.StatusCode] = {
     Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
     PermissionDenied: grpc.StatusCode.PERMISSION_DENIED,
 }
-MALFORMED = object()  # what a safe deserializer returns for bytes that do not parse
+
+
+class Malformed:
+    """What a safe deserializer returns for bytes that do not parse (``why``: the parser's
+    complaint, said to the caller where it helps: a JSON field name that does not exist)."""
+
+    __slots__ = ("why",)
+
+    def __init__(self, why: str = ""):
+        self.why = why
+
+
+MALFORMED = Malformed()
 TOO_LARGE = object()  # ... and for a request over the service's size limit
 
 log = logging.getLogger(__name__)
@@ -61,6 +75,29 @@ def to_status(error: RefereeError) -> grpc.Status:
                                             metadata=metadata))
     return rpc_status.to_status(status_pb2.Status(code=code.value[0], message=error.message,
                                                   details=[detail]))
+
+
+def connect_error(error: RefereeError):
+    """The Connect error of a core error: the code named as its gRPC status, its message and the
+    same ErrorInfo detail."""
+    from connectrpc.code import Code
+    from connectrpc.errors import ConnectError, ErrorDetail
+    from protobuf.wkt import Any
+
+    metadata = {k: str(v) for k, v in getattr(error, "metadata", {}).items()}
+    info = error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN, metadata=metadata)
+    detail = Any(type_url="type.googleapis.com/google.rpc.ErrorInfo", value=info.SerializeToString())
+    return ConnectError(Code[status_code(error).name], error.message, [ErrorDetail(detail)])
+
+
+def admitted(name: str, request):
+    """``request``, or the core error for what a safe deserializer returned instead of one."""
+    if isinstance(request, Malformed):
+        why = f": {request.why[:200]}" if request.why else ""
+        raise InvalidAction(f"{name}: the request does not parse{why}", Reason.MALFORMED_REQUEST)
+    if request is TOO_LARGE:
+        raise LimitExceeded(f"{name}: the request is over the service's size limit", Reason.REQUEST_TOO_LARGE)
+    return request
 
 
 def with_metadata(error: RefereeError, **metadata) -> RefereeError:
@@ -93,11 +130,7 @@ def mapped(name: str, method):
     @functools.wraps(method)
     def wrapper(request, context):
         try:
-            if request is MALFORMED:
-                raise InvalidAction(f"{name}: the request does not parse", Reason.MALFORMED_REQUEST)
-            if request is TOO_LARGE:
-                raise LimitExceeded(f"{name}: the request is over the service's size limit", Reason.REQUEST_TOO_LARGE)
-            return method(request, context)
+            return method(admitted(name, request), context)
         except RefereeError as error:
             context.abort_with_status(to_status(error))
         except Exception:

@@ -1,7 +1,8 @@
 """Prometheus metrics, collected by a server interceptor and served on a second port.
 
 ``referee_rpc_total{method, code}`` counts calls by final status; ``referee_rpc_seconds{method}``
-is their latency. With ``--metrics-port 0`` no interceptor is installed at all.
+is their latency; calls on the HTTP port (Connect, gRPC-Web) count the same way, under the same
+method names (``observe``). With ``--metrics-port 0`` nothing is collected at all.
 """
 from __future__ import annotations
 
@@ -14,6 +15,12 @@ CALLS = Counter("referee_rpc", "gRPC calls handled, by method and status code", 
 LATENCY = Histogram("referee_rpc_seconds", "gRPC call latency in seconds", ["method"],
                     buckets=(0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
                              0.05, 0.1, 0.25, 1.0))
+
+
+def observe(method: str, code: str, seconds: float) -> None:
+    """Count one call of ``method`` (its full name) that ended with status ``code``."""
+    LATENCY.labels(method).observe(seconds)
+    CALLS.labels(method, code).inc()
 
 
 def _timed(behavior, method: str):

@@ -20,6 +20,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import grpc
 from google.protobuf import message_factory
@@ -35,6 +36,7 @@ from .token import ENV_KEYS, KeyRing, Sealer
 
 SERVICE = pb.DESCRIPTOR.services_by_name["RefereeService"]
 MiB = 1 << 20
+WEB = Path(__file__).parent / "web"  # the page served at / of the HTTP port
 MIN_WORKER_LIFE_S = 5.0  # a worker that dies sooner is not restarted: the supervisor exits 1
 
 log = logging.getLogger(__name__)
@@ -61,6 +63,8 @@ class Config:
     max_connection_age_s: float = 300.0
     reuse_port: bool = False
     log_level: str = "INFO"
+    http_port: int | None = None  # the HTTP port (Connect, gRPC-Web; service/connect.py): None off, 0 any
+    cors_origins: tuple[str, ...] = ()  # origins whose browser pages may call the HTTP port ("*": any)
 
 
 def grpc_options(config: Config) -> list[tuple[str, int]]:
@@ -161,16 +165,26 @@ class RefereeServer:
                                             self.server)
         self.port = self.server.add_insecure_port(_address(config.host, config.port))
         self.address = _address(config.host, self.port)
+        self.http = None
+        if config.http_port is not None:  # the same servicers on the HTTP port
+            from .connect import HttpServer, application
+            app = application([(SERVICE, servicer), *games.services()], max_bytes=limit,
+                              transport_bytes=config.transport_receive_bytes, cors_origins=config.cors_origins,
+                              observe=bool(config.metrics_port), static=WEB if WEB.is_dir() else None)
+            self.http = HttpServer(app, config.host, config.http_port, reuse_port=config.reuse_port)
         self._stopped = threading.Event()
 
     def start(self) -> RefereeServer:
         """Start serving, health SERVING, metrics endpoint when configured."""
         self.server.start()
+        if self.http is not None:
+            self.http.start()
         for name in ("", *self.services):
             self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         if self.config.metrics_port:
             serve_metrics(self.config.host, self.config.metrics_port)
         log.info("serving", extra={"address": self.address, "pid": os.getpid(),
+                                   "http": self.http.url if self.http else None,
                                    "metrics_port": self.config.metrics_port, "key_id": self.ring.active})
         return self
 
@@ -186,6 +200,8 @@ class RefereeServer:
         time.sleep(drain)
         self.health.end_watches()
         self.server.stop(grace).wait()
+        if self.http is not None:
+            self.http.stop(grace)
         log.info("stopped")
 
     def __enter__(self) -> RefereeServer:
@@ -225,7 +241,9 @@ def _worker_argv(config: Config, port: int, index: int) -> list[str]:
             "--host", config.host, "--port", str(port), "--threads", str(config.threads),
             "--state-cache", str(config.state_cache), "--max-concurrent", str(config.max_concurrent),
             "--metrics-port", str(metrics), "--grace", str(config.grace), "--drain", str(config.drain),
-            "--log-level", config.log_level] + (["--allow-caller-seed"] if config.allow_caller_seed else [])
+            "--log-level", config.log_level] + (["--allow-caller-seed"] if config.allow_caller_seed else []) + (
+            ["--http-port", str(config.http_port)] if config.http_port is not None else []) + [
+            f"--cors-origin={origin}" for origin in config.cors_origins]
 
 
 def serve_workers(config: Config) -> int:

@@ -51,6 +51,8 @@ VALUE_SETS = {
         "podAnnotations": {"example.com/team": "games"},
         "tolerations": [{"key": "dedicated", "operator": "Equal", "value": "games", "effect": "NoSchedule"}],
     },
+    "http-port": {"server": {"http": {"enabled": True, "port": 8081, "corsOrigins": ["https://play.example", "*"]}},
+                  "networkPolicy": {"httpFrom": [{"podSelector": {"matchLabels": {"app": "gateway"}}}]}},
     "metrics-off": {"server": {"metrics": {"enabled": False}}, "headless": {"enabled": False},
                     "networkPolicy": {"enabled": False}, "serviceAccount": {"create": False}},
 }
@@ -227,6 +229,17 @@ def test_services_select_the_pods_and_name_real_ports(rendered):
     metrics_on = values.get("server", {}).get("metrics", {}).get("enabled", True)
     assert ("metrics" in container_ports) == metrics_on
     assert _args(_container(docs))["metrics-port"] == ("9100" if metrics_on else "0")
+    http = values.get("server", {}).get("http", {})
+    assert ("http" in container_ports) == bool(http.get("enabled"))
+    if http.get("enabled"):  # the normal Service carries it; probes stay on gRPC
+        (normal,) = [s for s in kinds["Service"] if s["spec"].get("clusterIP") != "None"]
+        assert {"name": "http", "port": http["port"], "targetPort": "http", "protocol": "TCP",
+                "appProtocol": "http"} in normal["spec"]["ports"]
+        for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+            assert "grpc" in _container(docs)[probe]
+        (policy,) = kinds["NetworkPolicy"]
+        assert {"ports": [{"port": "http", "protocol": "TCP"}], "from": values["networkPolicy"]["httpFrom"]} \
+            in policy["spec"]["ingress"]
     for kind in ("PodDisruptionBudget", "NetworkPolicy"):
         for doc in kinds.get(kind, []):
             selector = doc["spec"]["selector" if kind == "PodDisruptionBudget" else "podSelector"]
@@ -307,3 +320,6 @@ def test_container_args_parse_as_referee_serve(rendered):
     args = cli.parser().parse_args(container["args"])
     server = {"threads": 16, "stateCache": 4096, **values.get("server", {})}
     assert (args.command, args.threads, args.state_cache) == ("serve", server["threads"], server["stateCache"]), name
+    http = server.get("http", {})
+    assert args.http_port == (http["port"] if http.get("enabled") else None)
+    assert args.cors_origin == (http.get("corsOrigins", []) if http.get("enabled") else [])
