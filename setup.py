@@ -58,10 +58,13 @@ class BuildPy(build_py):
         args = ["grpc_tools.protoc", "-Iprotos", f"-I{files('grpc_tools') / '_proto'}",
                 f"--python_out={out}", f"--grpc_python_out={out}", f"--pyi_out={out}",
                 f"--plugin=protoc-gen-connectrpc={plugin}", f"--connectrpc_out={out}",
-                "--connectrpc_opt=protobuf=google", *map(str, PROTOS)]
+                "--connectrpc_opt=protobuf=google",
+                # the API's files with their comments, for reflection (service/reflection.py)
+                f"--descriptor_set_out={Path(out, 'referee', 'service', 'api.binpb')}", "--include_source_info",
+                "--include_imports", *map(str, PROTOS)]
         if protoc.main(args) != 0:
             raise SystemExit("protoc failed on " + " ".join(map(str, PROTOS)))
-        return sorted(str(p) for pattern in ("*_pb2*.py*", "*_connect.py") for p in Path(out, "referee").rglob(pattern))
+        return sorted(str(p) for pattern in ("*_pb2*.py*", "*_connect.py", "api.binpb") for p in Path(out, "referee").rglob(pattern))
 
     def write_build_info(self) -> str:
         digests = {dotted(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in HOT_SOURCES}

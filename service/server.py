@@ -25,11 +25,10 @@ from pathlib import Path
 import grpc
 from google.protobuf import message_factory
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from referee.v1 import referee_service_pb2 as pb
 
-from . import errors, games
+from . import errors, games, reflection
 from .metrics import MetricsInterceptor, serve_metrics
 from .servicer import RefereeServicer
 from .token import ENV_KEYS, KeyRing, Sealer
@@ -161,8 +160,7 @@ class RefereeServer:
         self.services += [add_service(self.server, service, game_servicer, limit)
                           for service, game_servicer in games.services()]
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
-        reflection.enable_server_reflection((*self.services, health.SERVICE_NAME, reflection.SERVICE_NAME),
-                                            self.server)
+        reflection.enable((*self.services, health.SERVICE_NAME), self.server)  # v1 and v1alpha
         self.port = self.server.add_insecure_port(_address(config.host, config.port))
         self.address = _address(config.host, self.port)
         self.http = None
