@@ -450,3 +450,101 @@ def test_game_negative_card_ids_and_ranks_are_unknown():
     game = GAMES["doudizhu"]
     assert game._bad_cards(Action(0, PLAY, (-1,))).reason == Reason.UNKNOWN_CARD
     assert game._bad_cards(Action(0, PLAY, (), (-1,))).reason == Reason.UNKNOWN_CARD
+
+
+# --- make mutate GAME=platform, second step: asking.py, game.py, tricks.py ----------------------
+
+def test_asking_queue_in_order_goes_by_step_from_the_first_seat_and_keeps_only_among():
+    from referee.core.asking import Ask, queue_in_order
+    # 6 seats from seat 4 counter-clockwise (step -1): 4 3 2 1 0 5, of which among = {0, 2, 3, 5}
+    assert queue_in_order(4, 6, task=2, among=0b101101, step=-1) == (Ask(3, 2), Ask(2, 2), Ask(0, 2), Ask(5, 2))
+    # clockwise from 4 with a step of 2 (every other seat of 6, each seat visited twice in 6 steps)
+    assert [a.seat for a in queue_in_order(1, 6, step=2)] == [1, 3, 5, 1, 3, 5]
+    assert [a.seat for a in queue_in_order(2, 5, among=0b11010)] == [3, 4, 1]
+
+
+def test_asking_check_and_legal_answer_the_head_of_the_queue_not_its_tail():
+    from typing import NamedTuple
+
+    from referee.core.asking import Ask, AskInTurn
+    from referee.core.game import Action, Verdict
+
+    class S(NamedTuple):
+        asking: tuple = ()
+        to_act: tuple = ()
+
+    seen = []
+    phase = AskInTurn("ask", ("BID",), legal=lambda s, ask: [ask.task],
+                      check=lambda s, a, ask: seen.append(ask) or Verdict.ok(),
+                      answer=lambda s, a, v, ask, events: s, resolve=lambda s, events: s)
+    state = S(asking=(Ask(1, task=7), Ask(2, task=9)), to_act=(1,))
+    assert phase.legal(None, state, 1) == [7]
+    phase.check(None, state, Action(1, "BID", value=1))
+    assert seen == [Ask(1, task=7)]
+
+
+def test_asking_codec_refuses_an_ask_of_no_seat():
+    from typing import Annotated, NamedTuple
+
+    from referee.core.asking import Ask
+    from referee.core.codec import Seq, StateCodec
+
+    class S(NamedTuple):
+        asking: Annotated[tuple, Seq(Ask, "seats")] = ()
+
+    codec = StateCodec(S, version=2, context={"seats": 3, "cards": 54}, localns={"Ask": Ask})
+    assert codec.conforms(S((Ask(0), Ask(2, 1, 0, 3)))) == []
+    assert codec.conforms(S((Ask(-1),)))  # the asked seat is a seat (Index("seats", 0)), never -1
+    assert codec.conforms(S((Ask(0, to=-1),))) == []  # `to` may be no seat
+
+
+def test_match_round_and_number_are_never_negative_in_a_token():
+    from typing import NamedTuple
+
+    from referee.core.codec import StateCodec
+    from referee.core.game import Match
+
+    class S(NamedTuple):
+        match: Match = Match()
+
+    codec = StateCodec(S, version=2, context={"seats": 4, "cards": 52}, fields={"match.carry": None})
+    assert codec.conforms(S(Match(0, (0,) * 4))) == []
+    assert codec.conforms(S(Match(-1, (0,) * 4)))
+    assert codec.conforms(S(Match(0, (0,) * 4, None, -1)))
+
+
+def test_knowledge_of_a_spectator_is_the_public_cards_only():
+    from referee.core.game import Knowledge
+
+    known = Knowledge(public=0b0001, seats=(0b0010, 0b0100, 0b1000))
+    assert known.allowed(-1) == 0b0001  # not the last seat's cards (seats[-1])
+    assert known.allowed(2) == 0b1001 and known.allowed(0) == 0b0011
+
+
+def test_trick_top_is_a_64_bit_word_in_the_codec():
+    from typing import NamedTuple
+
+    from referee.core.codec import StateCodec
+    from referee.core.tricks import Trick
+
+    class S(NamedTuple):
+        trick: Trick = Trick()
+
+    codec = StateCodec(S, version=2, context={"seats": 3, "cards": 54})
+    assert codec.conforms(S(Trick(0, (1 << 64) - 1, 0))) == []  # every bit of the word, the 64th too
+    assert codec.conforms(S(Trick(0, 1 << 64, 0)))  # a 65th bit: no play of any game
+
+
+def test_decision_window_asks_only_seats_in_a_token():
+    from typing import NamedTuple
+
+    from referee.core.codec import Index, OneOf, Seq, StateCodec
+    from referee.core.decisions import Window
+
+    class S(NamedTuple):
+        window: Window = Window()
+
+    codec = StateCodec(S, version=2, context={"seats": 4, "cards": 136},
+                       fields={"window.answers": Seq(OneOf(None, Index(3, 0)), "seats")})
+    assert codec.conforms(S(Window.open((1, 3)))) == []
+    assert codec.conforms(S(Window((-1,), (None,))))  # an asked seat is a seat, never -1
