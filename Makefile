@@ -15,22 +15,36 @@ MUTATE_JOBS ?= 2
 MUTATE_SAMPLE ?= 24
 MUTATE_SEED ?= 13
 
-.PHONY: demo test bench protos api-release mutate mutate-sample clean
+.PHONY: demo test bench protos api-release mutate mutate-sample browser-deps web clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 demo: $(BIN)/python
 	$(INSTALL) '.[dev]'
-	$(BIN)/referee demo
+	$(BIN)/referee demo --keep-serving
 
 # pytest exit 5 (no test collected) is a failure too.
 test: $(BIN)/python
 	$(INSTALL) '.[dev,load,k8s]'
 	$(BIN)/python .ci/check_build.py
 	$(MAKE) protos
+	$(MAKE) browser-deps
 	$(BIN)/python -m pytest -q || { rc=$$?; [ $$rc -ne 5 ] || echo "pytest collected no tests" >&2; exit $$rc; }
 	$(MUTATE) run --sample $(MUTATE_SAMPLE) --seed $(MUTATE_SEED) --jobs $(MUTATE_JOBS)
+
+# Debian's chromium and chromium-driver for the browser test (tests/api/test_browser.py) where
+# apt-get can install them; elsewhere that test says why it skips
+browser-deps:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  apt-get install -y -q chromium chromium-driver >/dev/null 2>&1 || \
+	  { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium chromium-driver >/dev/null 2>&1; } || \
+	  echo "chromium and chromium-driver could not be installed: the browser test will skip" >&2
+
+# rebuild the page at / of the HTTP port (service/web/static/app.js, committed): code generated from
+# protos/ by protoc-gen-es, bundled with connect-web by esbuild, from the lock file
+web: $(BIN)/python
+	cd service/web && npm ci --no-audit --no-fund && PATH=$(CURDIR)/$(BIN):$$PATH npm run build
 
 # every mutant of the rules core (or of GAME's modules), the score per module; hours on 2 cores
 mutate: $(BIN)/python

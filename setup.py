@@ -109,7 +109,8 @@ class BuildHot(build_ext):
 setup(
     package_dir={"referee.core": "core", "referee.service": "service"},
     packages=packages("referee.core", "core") + packages("referee.service", "service"),
-    package_data={"": ["*.pxd", "*.pyi", "*.json", "py.typed"]},
+    # service/web/static: the page at / of the HTTP port (built by `npm run build` in service/web, committed)
+    package_data={"": ["*.pxd", "*.pyi", "*.json", "py.typed"], "referee.service": ["web/static/*"]},
     ext_modules=[] if PURE else [
         Extension(f"referee.core.{dotted(p)}_c", [str(p)], extra_compile_args=["-O2"]) for p in HOT_SOURCES
     ],

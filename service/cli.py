@@ -15,6 +15,7 @@ import json
 import os
 import random
 import sys
+import threading
 import time
 
 from referee.core.errors import RefereeError
@@ -95,11 +96,30 @@ def cmd_demo(args) -> int:
 
     from . import bots
 
+    from .server import Config, RefereeServer
+    from .token import KeyRing
+
     game = get_game(args.game or _default_game())
     seed = hashlib.sha256(f"demo/{args.seed}".encode()).digest() if args.seed is not None else None
-    with _stub(args.target) as stub:
+    with contextlib.ExitStack() as stack:
+        server = None
+        if not args.target:  # the embedded default, with the HTTP port and its page on any free port
+            server = stack.enter_context(RefereeServer(Config(port=0, http_port=0, allow_caller_seed=True),
+                                                       KeyRing.generate()))
+        stub = stack.enter_context(_stub(args.target or server.address))
         played = bots.play_round(stub, random.Random(args.seed), game=game.id, seed=seed, as_seats=False,
                                  card_ids=game.notation.id_count)
+        ok = _print_round(game, played)
+        if server is not None:
+            print(f"the page (ListGames, a deal and its views over Connect from the browser): {server.http.url}/")
+            if args.keep_serving:
+                print(f"serving gRPC on {server.address} and HTTP on {server.http.url} until Ctrl-C", flush=True)
+                with contextlib.suppress(KeyboardInterrupt):
+                    threading.Event().wait()
+    return 0 if ok else 1
+
+
+def _print_round(game, played) -> bool:
     deal, score = played.deal, played.score
     print(f"{game.name} through the gRPC API; commitment sha256(seed) = {deal.commitment.hex()}")
     for view in deal.views:
@@ -116,7 +136,7 @@ def cmd_demo(args) -> int:
     ok = hashlib.sha256(score.seed).digest() == score.commitment == deal.commitment
     print(f"seed revealed: {score.seed.hex()}")
     print(f"sha256(seed) equals the commitment published at the deal: {'yes' if ok else 'NO'}")
-    return 0 if ok else 1
+    return ok
 
 
 def cmd_selfplay(args) -> int:
@@ -354,6 +374,8 @@ def parser(game_commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--game", default="", help="game id (default: the first registered game)")
     p.add_argument("--seed", type=int, help="reproducible deal and bots")
     p.add_argument("--target", help="HOST:PORT of a running server (default: start one)")
+    p.add_argument("--keep-serving", action="store_true",
+                   help="after the round, keep the started server (gRPC and the HTTP page) up until Ctrl-C")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("selfplay", help="bots play N games through the API; prints a JSON summary")

@@ -35,7 +35,7 @@ from .token import ENV_KEYS, KeyRing, Sealer
 
 SERVICE = pb.DESCRIPTOR.services_by_name["RefereeService"]
 MiB = 1 << 20
-WEB = Path(__file__).parent / "web"  # the page served at / of the HTTP port
+WEB = Path(__file__).parent / "web" / "static"  # the page served at / of the HTTP port
 MIN_WORKER_LIFE_S = 5.0  # a worker that dies sooner is not restarted: the supervisor exits 1
 
 log = logging.getLogger(__name__)
