@@ -13,11 +13,33 @@ from __future__ import annotations
 from pathlib import Path
 
 import grpc
-from google.protobuf import descriptor_pb2
+from google.protobuf import descriptor_pb2, descriptor_pool
 from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 
 V1 = "grpc.reflection.v1.ServerReflection"
 DESCRIPTORS = Path(__file__).with_name("api.binpb")  # written by the build; absent in a source tree
+
+
+def _add_v1_file() -> None:
+    """Put grpc/reflection/v1/reflection.proto in the default pool, so that v1 can be described:
+    v1alpha's file with its package renamed (the messages are the same field for field)."""
+    pool = descriptor_pool.Default()
+    try:
+        pool.FindServiceByName(V1)
+        return
+    except KeyError:
+        pass
+    file = descriptor_pb2.FileDescriptorProto()
+    reflection_pb2.DESCRIPTOR.CopyToProto(file)
+    old, new = f".{file.package}.", f".{V1.rpartition('.')[0]}."
+    file.name, file.package = "grpc/reflection/v1/reflection.proto", new.strip(".")
+    for method in file.service[0].method:
+        method.input_type, method.output_type = (t.replace(old, new) for t in (method.input_type, method.output_type))
+    for message in file.message_type:
+        for field in message.field:
+            if field.type_name:
+                field.type_name = field.type_name.replace(old, new)
+    pool.AddSerializedFile(file.SerializeToString())
 
 
 def _files_with_comments() -> dict[str, bytes]:
@@ -71,6 +93,7 @@ class Reflection(reflection.ReflectionServicer):
 
 def enable(service_names, server: grpc.Server) -> None:
     """Serve reflection v1alpha and v1 on ``server`` for ``service_names`` (both listed too)."""
+    _add_v1_file()
     servicer = Reflection((*service_names, reflection.SERVICE_NAME, V1))
     reflection_pb2_grpc.add_ServerReflectionServicer_to_server(servicer, server)
     handler = grpc.stream_stream_rpc_method_handler(

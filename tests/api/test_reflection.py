@@ -37,3 +37,13 @@ def test_reflection_describes_with_the_proto_comments(channel, path, symbol):
 def test_reflection_still_says_not_found_for_what_is_not_there(channel):
     reply = ask(channel, PATHS[0], file_containing_symbol="nothing.like.This")
     assert reply.error_response.error_code == grpc.StatusCode.NOT_FOUND.value[0]
+
+
+def test_reflection_v1_describes_itself(channel):
+    """v1 is listed, so its file is there too: `buf curl --list-methods` and grpcurl describe it."""
+    reply = ask(channel, PATHS[0], file_containing_symbol="grpc.reflection.v1.ServerReflection")
+    (file,) = [descriptor_pb2.FileDescriptorProto.FromString(b) for b in reply.file_descriptor_response.file_descriptor_proto]
+    assert file.package == "grpc.reflection.v1"
+    (method,) = file.service[0].method
+    assert (method.input_type, method.output_type) == (".grpc.reflection.v1.ServerReflectionRequest",
+                                                       ".grpc.reflection.v1.ServerReflectionResponse")
