@@ -14,6 +14,7 @@
 import hashlib
 import os
 import shutil
+import sys
 from pathlib import Path
 
 from setuptools import Extension, find_packages, setup
@@ -52,7 +53,9 @@ class BuildPy(build_py):
         from grpc_tools import protoc
 
         out = self.build_lib
-        plugin = shutil.which("protoc-gen-connectrpc")  # on PATH in the build environment
+        # on PATH in pip's build environment; beside the interpreter in a venv built without isolation
+        plugin = shutil.which("protoc-gen-connectrpc", path=os.pathsep.join(
+            [os.environ.get("PATH", ""), str(Path(sys.executable).parent)]))
         if plugin is None:
             raise SystemExit("protoc-gen-connectrpc is required to build the Connect code (see pyproject.toml)")
         args = ["grpc_tools.protoc", "-Iprotos", f"-I{files('grpc_tools') / '_proto'}",
@@ -108,9 +111,9 @@ class BuildHot(build_ext):
 
 setup(
     package_dir={"referee.core": "core", "referee.service": "service"},
-    packages=packages("referee.core", "core") + packages("referee.service", "service"),
-    # service/web/static: the page at / of the HTTP port (built by `npm run build` in service/web, committed)
-    package_data={"": ["*.pxd", "*.pyi", "*.json", "py.typed"], "referee.service": ["web/static/*"]},
+    # service/web/static: the page at / of the HTTP port (built by `make web`, committed), data only
+    packages=packages("referee.core", "core") + packages("referee.service", "service") + ["referee.service.web.static"],
+    package_data={"": ["*.pxd", "*.pyi", "*.json", "py.typed"], "referee.service.web.static": ["*.html", "*.js"]},
     ext_modules=[] if PURE else [
         Extension(f"referee.core.{dotted(p)}_c", [str(p)], extra_compile_args=["-O2"]) for p in HOT_SOURCES
     ],
