@@ -190,8 +190,9 @@ def _channel(target: str | None):
         yield channel
 
 
-def fuzz(channel, seconds: float, seed: int = 0) -> dict:
-    """Fuzz for ``seconds``: {"calls", "codes": {method: {code: n}}, "bad": [examples]}."""
+def fuzz(channel, seconds: float = 0.0, seed: int = 0, calls: int = 0) -> dict:
+    """Fuzz for ``seconds``, or for exactly ``calls`` calls (the same calls on every run of one
+    seed, however busy the machine): {"calls", "codes": {method: {code: n}}, "bad": [examples]}."""
     from . import games
 
     rnd = random.Random(seed)
@@ -200,10 +201,10 @@ def fuzz(channel, seconds: float, seed: int = 0) -> dict:
     pool = Pool(stub, rnd, infos)
     services = [pb.DESCRIPTOR.services_by_name["RefereeService"]] + [s for s, _ in games.services()]
     methods = [(f"/{s.full_name}/{m.name}", m) for s in services for m in s.methods]
-    calls = {path: channel.unary_unary(path) for path, _ in methods}
+    stubs = {path: channel.unary_unary(path) for path, _ in methods}
     codes: dict = collections.defaultdict(collections.Counter)
     bad, total, deadline = [], 0, time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    while total < calls if calls else time.monotonic() < deadline:
         path, method = rnd.choice(methods)
         cls = message_factory.GetMessageClass(method.input_type)
         seeds = pool.requests.get(method.name)
@@ -216,7 +217,7 @@ def fuzz(channel, seconds: float, seed: int = 0) -> dict:
         if rnd.random() < 0.25:
             data = spoil_bytes(data, rnd)
         try:
-            calls[path](data, metadata=_credential(rnd, pool), timeout=30)
+            stubs[path](data, metadata=_credential(rnd, pool), timeout=30)
             code = grpc.StatusCode.OK
         except grpc.RpcError as error:
             code = error.code()
