@@ -1,0 +1,183 @@
+"""够级 Gouji (Qingdao / Shandong: 6 players, 4 packs, two teams), as implemented so far (spec:
+rules/gouji.md; seed seeds/gouji.zh.txt).
+
+Status: NOT YET A GAME. This module holds the options (every variant of the decision table
+G-1 .. G-26, typed, with the spec's defaults, presets and the combinations refused as BAD_OPTION)
+and the plays (§2-§4, 13.3 d) on the compiled hot path (``gouji_hot``). The game is not
+registered: trick play (上班 §6, leads and following with the 对头 rule §10-§11, 让 10.5, burning
+§13, 四人乱缠 §14, going out and 接风 §15, scoring §16), 买三 (§7), 预点/明点 (§8), 革命 (§9),
+tribute and return (§12), 开点 (§17), the 局 of five 回合 and 串三户 are not implemented yet.
+
+Implemented rules
+2.1 A play: all natural cards (3 to A) of one rank, with any 2s and jokers (``hot.classify``;
+    0 for two natural ranks).
+2.2-2.4 Attached 2s take the natural rank; without naturals 2s stay 2s; jokers keep their identity;
+    jokers alone are a play (``hot.vector``).
+2.5 A play holding both 大花 and 小花 counts every 大花 as 小花 (option ``mixed_jokers_downgrade``,
+    G-3, default on).
+3.1-3.2 Same number of cards, strictly higher position by position on the sorted vectors
+    (``hot.beats``). 3.4: a play with a 大花 (not downgraded) is never beaten at equal size.
+3.5 ``option1_joker_counts`` (G-1/G-4) with ``option1_scope`` ``full`` / ``2kill1_only`` /
+    ``4pl_table``: count-changing beats between plays of jokers only.
+3.6 ``comparison = cover_then_core_strict`` (G-2).
+4.1 The 够级牌 test (``hot.is_gouji``).
+13.3 d) The burn feasibility test (``hot.can_burn_out``).
+
+Option checks (BAD_OPTION): ``option1_scope`` other than ``full`` needs ``option1_joker_counts``;
+``men_is_daluo`` and ``men_to_duitou`` need ``biesan`` (闷 exists only in 憋三 mode) and exclude
+each other (``men_is_daluo`` pays its 闷贡 to the beater); ``teammate_free`` (买三) needs
+``biesan``. ``deal_race`` and ``daluo_leads`` are values of one option (``first_leader``), as are
+the tribute orders, the 还贡 choices and the comparisons, so they cannot be combined.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ... import cards as cardlib
+from ... import speedups
+from ...errors import InvalidAction, Reason
+from ...game import option
+
+hot = speedups.load("games.gouji.hot")
+
+DECKS = 4
+SEATS = 6
+NOTATION = cardlib.PokerNotation(DECKS)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    # G-1, G-4 (3.1, 3.5)
+    option1_joker_counts: bool = option(False, "3.5 (G-1): plays of jokers only may beat with another count")
+    option1_scope: str = option("full", "3.5 (G-4): k 大花 by 2k 大花 or 3k 小花, k 小花 by 2k 小花; or only two "
+                                "大花 over one; or 4PL's table (2 小 > 1 小, 4 小 > 2 小, 2 大 or 3 小 > 1 大)",
+                                allowed=("full", "2kill1_only", "4pl_table"))
+    # G-2 (3.2, 3.6)
+    comparison: str = option("strict", "3.2/3.6 (G-2): strictly higher at every position, or jokers covered by "
+                             "jokers at least as high and the rest strictly higher",
+                             allowed=("strict", "cover_then_core_strict"))
+    # G-3 (2.5)
+    mixed_jokers_downgrade: bool = option(True, "2.5 (G-3): a play holding both jokers counts every 大花 as 小花")
+    # G-5 (6.1-6.4)
+    first_leader: str = option("shangban", "6.1-6.4 (G-5): most 3s of one suit leads; or the first dealt two "
+                               "3s of one suit; or the previous 大落", allowed=("shangban", "deal_race", "daluo_leads"))
+    # G-6 (5.1)
+    ju_length: int = option(5, "5.1 (G-6): 回合 in a 局", minimum=1, maximum=100)
+    # G-26, G-7, G-8, G-9 (§7)
+    biesan: bool = option(False, "7.1 (G-26): 憋三 mode, every player finishes with his 3s; 买三")
+    teammate_free: bool = option(False, "7.2 (G-7): a team-mate seller gives the 3 for nothing")
+    men_is_daluo: bool = option(False, "7.5 (G-9): a hand of only 3s whose last play is beaten is 闷 at once")
+    men_to_duitou: bool = option(False, "7.5 (G-9): the 闷贡 goes to the 闷 player's 对头")
+    # G-10 (9.5)
+    kelei_burnable: bool = option(False, "9.5 (G-10): a 够死级 may be burned, or beaten by a headless neighbour")
+    # G-12 (11.6)
+    headless_beat: bool = option(True, "11.6 (G-12): a headless neighbour may beat a protected 够级牌 directly")
+    # G-13 (12.2)
+    tribute_order: str = option("men_shao_dian_luo", "12.2 (G-13): 闷, 烧, 点, 落; or 4PL's 点, 烧, 闷, 落",
+                                allowed=("men_shao_dian_luo", "4pl_order"))
+    # G-14 (12.4)
+    exchange_one_each: bool = option(False, "12.4 (G-14): both 对头 opened: each gives the other one card")
+    # G-15 (12.8)
+    return_cards: str = option("small_cards_only", "12.8 (G-15): 还贡 without jokers or 钱; any cards; the lowest",
+                               allowed=("small_cards_only", "free_choice", "lowest_only"))
+    # G-19 (15.3)
+    seat_order: bool = option(False, "15.3 (G-19): the players left are placed in seat order, not by cards left")
+    # G-21 (17.2)
+    exclude_attached_2: bool = option(False, "17.2 (G-21): a play with 2s attached to naturals does not open")
+    exclude_pure_2: bool = option(False, "17.2 (G-21): a play of 2s only does not open")
+    # G-22 (18.1)
+    team_sees_at_10: bool = option(False, "18.1 (G-22): team-mates see a hand of 10 cards or fewer")
+    # G-23 (15.2)
+    partner_catches_wind: bool = option(False, "15.2 (G-23): 接风 goes to the first active team-mate")
+    # G-24 (9.2)
+    void_ju: bool = option(False, "9.2 (G-24): two revolutionaries void the whole 局, not the 回合")
+    # G-25 (12.9)
+    no_repass_tribute: bool = option(False, "12.9 (G-25): tribute just received may not be paid on")
+    # G-11, G-16, G-17, G-18, G-20 have no variant (the spec's rules 8.1-8.2, 13.2, 13.3, 13.5, 16)
+
+
+PRESETS = {
+    "gouji": Options(),
+    # 4PL够级规则: option 1 with its table, 4PL's tribute order, both opened exchange one each,
+    # 闷 is 大落 (7.5), no re-pass of tribute, 3s only last (憋三)
+    "4pl": Options(option1_joker_counts=True, option1_scope="4pl_table", tribute_order="4pl_order",
+                   exchange_one_each=True, biesan=True, men_is_daluo=True, no_repass_tribute=True,
+                   exclude_attached_2=True),
+    # zhoujxMT/gouji (KELEI): 够死级 burnable, any cards returned
+    "kelei": Options(kelei_burnable=True, return_cards="free_choice"),
+}
+
+
+def option_problems(options: Options) -> list[str]:
+    """The combinations of options that make no sense (BAD_OPTION)."""
+    problems = []
+    if options.option1_scope != "full" and not options.option1_joker_counts:
+        problems.append("option1_scope needs option1_joker_counts (3.5)")
+    if not options.biesan:
+        for name in ("teammate_free", "men_is_daluo", "men_to_duitou"):
+            if getattr(options, name):
+                problems.append(f"{name} needs biesan: 买三 and 闷 exist only in 憋三 mode (§7)")
+    if options.men_is_daluo and options.men_to_duitou:
+        problems.append("men_is_daluo and men_to_duitou name two receivers of one 闷贡 (7.5)")
+    return problems
+
+
+def checked_options(options: Options) -> Options:
+    """Options with their combinations checked.
+
+    Raises:
+        InvalidAction: a combination that makes no sense (BAD_OPTION).
+    """
+    problems = option_problems(options)
+    if problems:
+        raise InvalidAction("; ".join(problems), Reason.BAD_OPTION)
+    return options
+
+
+_SCOPE_FLAGS = {"full": hot.OPTION1_FULL, "2kill1_only": hot.OPTION1_KILL21, "4pl_table": hot.OPTION1_TABLE4PL}
+
+
+def flags_of(options: Options) -> int:
+    """The hot path's flags for ``options`` (2.5, 3.5, 3.6)."""
+    flags = hot.DOWNGRADE if options.mixed_jokers_downgrade else 0
+    if options.comparison == "cover_then_core_strict":
+        flags |= hot.COVER
+    if options.option1_joker_counts:
+        flags |= _SCOPE_FLAGS[options.option1_scope]
+    return flags
+
+
+# --- cards and plays ---------------------------------------------------------------------------
+
+def counts_of(ranks) -> tuple[int, int]:
+    """The hot path's counts (lo, hi) of an iterable of rank indexes (0..14)."""
+    lo = hi = 0
+    for r in ranks:
+        if r < 8:
+            lo += 1 << (8 * r)
+        else:
+            hi += 1 << (8 * (r - 8))
+    return lo, hi
+
+
+def counts_of_mask(mask: int) -> tuple[int, int]:
+    """The counts of a card bitmask over four packs."""
+    return counts_of(cardlib.card_rank(c) for c in cardlib.from_mask(mask))
+
+
+def play_of_ranks(ranks) -> int:
+    """The play (hot encoding) of the rank indexes, 0 when they are no play (2.1)."""
+    return hot.classify(*counts_of(ranks))
+
+
+def play_of_text(text: str) -> int:
+    """The play of card or rank text (``"RJ RJ TH TS TD"``, ``"RRTTT"``), 0 when none."""
+    ids, are_cards = NOTATION.parse_cards_or_ranks(text)
+    return play_of_ranks(NOTATION.ranks_of(ids) if are_cards else ids)
+
+
+def play_text(play: int) -> str:
+    """A play as a rank string, high to low: big jokers, small jokers, 2s, naturals."""
+    rank = hot.natural_rank(play)
+    return ("R" * hot.bigs(play) + "B" * hot.smalls(play) + "2" * hot.twos(play)
+            + (cardlib.RANKS[rank] * hot.naturals(play) if hot.naturals(play) else ""))
