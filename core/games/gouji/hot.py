@@ -34,6 +34,7 @@ OPTION1_FULL = cython.declare(cython.int, 4)
 OPTION1_KILL21 = cython.declare(cython.int, 8)
 OPTION1_TABLE4PL = cython.declare(cython.int, 16)
 FLAG_NAMES = ("downgrade", "cover", "option1_full", "option1_2kill1_only", "option1_4pl_table")
+FLAGS = {name: 1 << k for k, name in enumerate(FLAG_NAMES)}  # the flags as Python sees them
 
 TWO = cython.declare(cython.int, 12)
 SMALL = cython.declare(cython.int, 13)

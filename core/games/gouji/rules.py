@@ -134,14 +134,14 @@ def checked_options(options: Options) -> Options:
     return options
 
 
-_SCOPE_FLAGS = {"full": hot.OPTION1_FULL, "2kill1_only": hot.OPTION1_KILL21, "4pl_table": hot.OPTION1_TABLE4PL}
+_SCOPE_FLAGS = {scope: hot.FLAGS[f"option1_{scope}"] for scope in ("full", "2kill1_only", "4pl_table")}
 
 
 def flags_of(options: Options) -> int:
     """The hot path's flags for ``options`` (2.5, 3.5, 3.6)."""
-    flags = hot.DOWNGRADE if options.mixed_jokers_downgrade else 0
+    flags = hot.FLAGS["downgrade"] if options.mixed_jokers_downgrade else 0
     if options.comparison == "cover_then_core_strict":
-        flags |= hot.COVER
+        flags |= hot.FLAGS["cover"]
     if options.option1_joker_counts:
         flags |= _SCOPE_FLAGS[options.option1_scope]
     return flags
