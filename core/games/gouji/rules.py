@@ -181,3 +181,87 @@ def play_text(play: int) -> str:
     rank = hot.natural_rank(play)
     return ("R" * hot.bigs(play) + "B" * hot.smalls(play) + "2" * hot.twos(play)
             + (cardlib.RANKS[rank] * hot.naturals(play) if hot.naturals(play) else ""))
+
+
+# --- pieces of the 回合, as functions of plain values (not yet wired into a phase) -------------
+
+NONE, MINGDIAN, YUDIAN = 0, 1, 2  # call(X) of 12.4
+WIN = (1, 2, 4)  # win(X) by call
+LOSE = (1, 4, 8)  # lose(X) by call
+
+
+def opposite(seat: int) -> int:
+    """1.3: P's 对头 is P+3."""
+    return (seat + 3) % SEATS
+
+
+def team(seat: int) -> int:
+    """1.1: seats 0, 2, 4 against 1, 3, 5."""
+    return seat % 2
+
+
+def dian_gong(call_a: int, call_b: int, opened_a: bool, opened_b: bool,
+              exchange_one_each: bool = False) -> tuple[int, int]:
+    """12.4: the 点贡 between the 对头 A and B, as (cards A receives from B, cards B receives from A)."""
+    if opened_a and opened_b:
+        return (1, 1) if exchange_one_each else (0, 0)
+    if opened_a:
+        return WIN[call_a] + LOSE[call_b], 0
+    if opened_b:
+        return 0, WIN[call_b] + LOSE[call_a]
+    return WIN[call_a], WIN[call_b]
+
+
+def luo_gong(places: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+    """12.7: the 落贡 as (payer, receiver, cards): 大落 gives 头科 two, 二落 gives 二科 one.
+    ``places[k]`` is the seat of place k (0 头科 .. 5 大落)."""
+    return (places[5], places[0], 2), (places[4], places[1], 1)
+
+
+def three_counts(hand: int) -> int:
+    """6.1: the largest number of 3s of one suit in a hand (a card bitmask over four packs)."""
+    return max(sum(hand >> (deck * cardlib.CARDS_PER_DECK + suit * 13) & 1 for deck in range(DECKS))
+               for suit in range(4))
+
+
+def shangban(hands, start: int = 0, revolution: int = 0) -> int:
+    """6.1-6.3: the first leader: the most 3s of one suit (at least 2), ties counter-clockwise from
+    ``start`` (the previous 头科, seat 0 when none); -1 when no count reaches 2 (the caller draws
+    the leader). A leader in 革命 (``revolution``, a seat mask) passes it to the next seat not in 革命."""
+    counts = [three_counts(h) for h in hands]
+    best = max(counts)
+    if best < 2:
+        return -1
+    leader = next(s for s in ((start + k) % SEATS for k in range(SEATS)) if counts[s] == best)
+    while revolution >> leader & 1:
+        leader = (leader + 1) % SEATS
+    return leader
+
+
+PLACE_POINTS = (4, 2, 0, 0, -2, -4)  # 16.1: 头科 .. 大落
+
+
+def remaining_places(cards_left: dict[int, int], last_out: int, seat_order: bool = False) -> list[int]:
+    """15.3: the players left (seat -> cards held) in place order: fewer cards first, ties
+    counter-clockwise after ``last_out``; under ``seat_order`` counter-clockwise regardless of cards."""
+    order = {(last_out + k) % SEATS: k for k in range(1, SEATS + 1)}
+    if seat_order:
+        return sorted(cards_left, key=order.__getitem__)
+    return sorted(cards_left, key=lambda s: (cards_left[s], order[s]))
+
+
+def chuan_san_hu(places: tuple[int, ...]) -> bool:
+    """15.4: one team holds 头科, 二科 and 三科."""
+    return team(places[0]) == team(places[1]) == team(places[2])
+
+
+def round_scores(places: tuple[int, ...]) -> tuple[int, ...]:
+    """16.1-16.2: each seat's 回合 score, his team's sum of place points; ±12 after a 串三户.
+    ``places[k]`` is the seat of place k."""
+    if chuan_san_hu(places):
+        winners = team(places[0])
+        return tuple(12 if team(s) == winners else -12 for s in range(SEATS))
+    sums = [0, 0]
+    for k, seat in enumerate(places):
+        sums[team(seat)] += PLACE_POINTS[k]
+    return tuple(sums[team(s)] for s in range(SEATS))

@@ -1,0 +1,103 @@
+"""够级 pieces of the 回合 (rules/gouji.md 1.3, 6.1-6.3, 12.4, 12.7, 15.3-15.4, 16): functions of plain
+values, ahead of the trick phase that will use them."""
+import pytest
+
+from referee.core import cards as cardlib
+from referee.core.games.gouji import rules
+from referee.core.games.gouji.rules import MINGDIAN, NONE, YUDIAN
+
+# the seed's 点贡 table (seeds/gouji.zh.txt lines 111-134): (self opened, self call, 对头 call) ->
+# (self receives, self gives); the 对头 has not opened in any row
+SEED_TABLE = [
+    (True, NONE, NONE, 2, 0), (True, NONE, MINGDIAN, 5, 0), (True, NONE, YUDIAN, 9, 0),
+    (True, MINGDIAN, NONE, 3, 0), (True, MINGDIAN, MINGDIAN, 6, 0), (True, MINGDIAN, YUDIAN, 10, 0),
+    (True, YUDIAN, NONE, 5, 0), (True, YUDIAN, MINGDIAN, 8, 0), (True, YUDIAN, YUDIAN, 12, 0),
+    (False, NONE, NONE, 1, 1), (False, NONE, MINGDIAN, 1, 2), (False, NONE, YUDIAN, 1, 4),
+    (False, MINGDIAN, NONE, 2, 1), (False, MINGDIAN, MINGDIAN, 2, 2), (False, MINGDIAN, YUDIAN, 2, 4),
+    (False, YUDIAN, NONE, 4, 1), (False, YUDIAN, MINGDIAN, 4, 2), (False, YUDIAN, YUDIAN, 4, 4),
+]
+
+
+@pytest.mark.parametrize("opened, mine, theirs, receive, give", SEED_TABLE)
+def test_gouji_rule_12_4_dian_gong_seed_table(opened, mine, theirs, receive, give):
+    assert rules.dian_gong(mine, theirs, opened, False) == (receive, give)
+    assert rules.dian_gong(theirs, mine, False, opened) == (give, receive)  # the same pair seen from B
+
+
+def test_gouji_rule_12_4_spec_examples_and_both_opened():
+    assert rules.dian_gong(YUDIAN, MINGDIAN, True, False) == (8, 0)
+    assert rules.dian_gong(NONE, NONE, True, True) == (0, 0)
+
+
+def test_gouji_variant_g14_exchange_one_each():
+    assert rules.dian_gong(YUDIAN, NONE, True, True, exchange_one_each=True) == (1, 1)
+    assert rules.dian_gong(YUDIAN, NONE, True, False, exchange_one_each=True) == (4 + 1, 0)
+
+
+def test_gouji_rule_1_3_opposite_and_teams():
+    assert [rules.opposite(s) for s in range(6)] == [3, 4, 5, 0, 1, 2]
+    assert all(rules.team(s) != rules.team(rules.opposite(s)) for s in range(6))
+    assert all(rules.team(s) == rules.team((s + 2) % 6) for s in range(6))
+
+
+def test_gouji_rule_12_7_luo_gong():
+    places = (4, 1, 2, 3, 0, 5)
+    assert rules.luo_gong(places) == ((5, 4, 2), (0, 1, 1))
+
+
+def hand(*cards_text):
+    ids = cardlib.parse_cards(" ".join(cards_text), rules.DECKS)
+    return cardlib.to_mask(ids)
+
+
+def test_gouji_rule_6_1_most_threes_of_one_suit_leads():
+    # four packs: a seat may hold up to four 3S; ids of deck d are d * 54 + ...
+    hands = [0] * 6
+    hands[2] = hand("3S", "3S", "3H")
+    hands[4] = hand("3H", "3H", "3H")
+    hands[5] = hand("3D", "3C", "3S")
+    assert rules.three_counts(hands[4]) == 3 and rules.three_counts(hands[5]) == 1
+    assert rules.shangban(hands) == 4
+
+
+def test_gouji_rule_6_1_no_count_of_two_draws():
+    hands = [hand("3S", "3H"), hand("3D"), 0, 0, 0, 0]
+    assert rules.shangban(hands) == -1
+
+
+def test_gouji_rule_6_2_ties_from_the_previous_toke():
+    hands = [hand("3S", "3S"), 0, hand("3H", "3H"), 0, hand("3D", "3D"), 0]
+    assert rules.shangban(hands, start=0) == 0
+    assert rules.shangban(hands, start=1) == 2
+    assert rules.shangban(hands, start=5) == 0
+    assert rules.shangban(hands, start=3) == 4
+
+
+def test_gouji_rule_6_3_a_revolutionary_leader_passes_the_lead():
+    hands = [0, hand("3S", "3S", "3S"), 0, 0, 0, 0]
+    assert rules.shangban(hands, revolution=1 << 1) == 2
+
+
+def test_gouji_rule_15_3_fewer_cards_first_ties_after_the_last_out():
+    left = {1: 5, 3: 2, 5: 2}
+    assert rules.remaining_places(left, last_out=4) == [5, 3, 1]
+    assert rules.remaining_places(left, last_out=2) == [3, 5, 1]
+
+
+def test_gouji_variant_g19_seat_order():
+    assert rules.remaining_places({1: 5, 3: 2, 5: 2}, last_out=0, seat_order=True) == [1, 3, 5]
+
+
+def test_gouji_rule_16_1_team_sums_of_place_points():
+    places = (0, 1, 3, 2, 4, 5)  # 头科 0, 二科 1, 三科 3, 四科 2, 二落 4, 大落 5
+    scores = rules.round_scores(places)
+    assert scores[0] == scores[2] == scores[4] == 4 + 0 - 2
+    assert scores[1] == scores[3] == scores[5] == 2 + 0 - 4
+    assert sum(scores) == 0
+
+
+def test_gouji_rule_16_2_chuan_san_hu_is_twelve():
+    places = (0, 2, 4, 1, 3, 5)
+    assert rules.chuan_san_hu(places)
+    assert rules.round_scores(places) == (12, -12, 12, -12, 12, -12)
+    assert not rules.chuan_san_hu((0, 2, 1, 4, 3, 5))
