@@ -101,3 +101,68 @@ def test_gouji_rule_16_2_chuan_san_hu_is_twelve():
     assert rules.chuan_san_hu(places)
     assert rules.round_scores(places) == (12, -12, 12, -12, 12, -12)
     assert not rules.chuan_san_hu((0, 2, 1, 4, 3, 5))
+
+
+ALL = 0b111111
+A = rules.answer_right
+O = rules.Options()
+
+
+def test_gouji_rule_11_1_only_the_duitou_beats_a_protected_gouji_play():
+    # owner 0: 对头 3, team-mates 2 and 4, neighbours 1 and 5
+    got = [A(O, s, 0, True, ALL, 0) for s in range(6)]
+    assert got == [rules.NOT_ASKED, rules.BURN, rules.PASS_ONLY, rules.BEAT, rules.PASS_ONLY, rules.BURN]
+
+
+def test_gouji_rule_10_2_an_ordinary_play_any_eligible_beats():
+    assert [A(O, s, 0, False, ALL, 0) for s in range(6)] == [rules.NOT_ASKED] + [rules.BEAT] * 5
+
+
+def test_gouji_rule_10_3_a_pass_bars_but_on_the_duitou_play():
+    barred = 1 << 3 | 1 << 1
+    assert A(O, 3, 0, False, ALL, barred) == rules.BEAT  # 3 is 0's 对头
+    assert A(O, 1, 0, False, ALL, barred) == rules.NOT_ASKED
+    assert A(O, 1, 4, False, ALL, barred) == rules.BEAT  # 1 is 4's 对头
+
+
+def test_gouji_rule_11_5_a_headless_owners_gouji_play_is_ordinary():
+    active = ALL & ~(1 << 3)  # 0's 对头 went out: five active
+    assert [A(O, s, 0, True, active, 0) for s in (1, 2, 4, 5)] == [rules.BEAT] * 4
+
+
+def test_gouji_rule_11_6_a_headless_neighbour_beats_directly():
+    active = ALL & ~(1 << 4)  # 1's 对头 (4) went out: 1 is headless
+    assert A(O, 1, 0, True, active, 0) == rules.BEAT
+    assert A(O, 5, 0, True, active, 0) == rules.BURN
+
+
+def test_gouji_variant_g12_headless_beat_false():
+    active = ALL & ~(1 << 4)
+    assert A(rules.Options(headless_beat=False), 1, 0, True, active, 0) == rules.PASS_ONLY
+
+
+def test_gouji_rule_13_5_no_fanshao():
+    assert A(O, 1, 0, True, ALL, 0, burned_by=0) == rules.PASS_ONLY
+    assert A(O, 1, 0, True, ALL, 0, burned_by=2) == rules.BURN
+
+
+def test_gouji_rule_14_2_luanchan_everyone_beats():
+    active = 0b001111  # four active
+    assert [A(O, s, 0, True, active, 0b0110) for s in range(4)] == [rules.NOT_ASKED] + [rules.BEAT] * 3
+
+
+def test_gouji_rule_11_4_head_of_a_revolutionarys_duitou():
+    assert rules.has_head(0, ALL & ~(1 << 3), revolutionary=3, yaotou_left=2)
+    assert not rules.has_head(0, ALL & ~(1 << 3), revolutionary=3, yaotou_left=0)
+    assert not rules.has_head(0, ALL & ~(1 << 3))
+    assert rules.has_head(0, ALL)
+
+
+def test_gouji_rule_13_3_burn_needs_a_beat_and_a_hand_that_plays_out():
+    from referee.core.games.gouji.rules import counts_of, flags_of, play_of_ranks
+    R = {c: i for i, c in enumerate("3456789TJQKA2BR")}
+    top = play_of_ranks([R[c] for c in "TTTTT"])
+    play = play_of_ranks([R[c] for c in "JJJJJ"])
+    assert rules.may_burn(counts_of([R[c] for c in "JJJJJB3344"]), play, top, flags_of(O))
+    assert not rules.may_burn(counts_of([R[c] for c in "JJJJJ334455"]), play, top, flags_of(O))
+    assert not rules.may_burn(counts_of([R[c] for c in "99999B"]), play_of_ranks([R["9"]] * 5), top, flags_of(O))

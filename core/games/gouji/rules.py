@@ -265,3 +265,49 @@ def round_scores(places: tuple[int, ...]) -> tuple[int, ...]:
     for k, seat in enumerate(places):
         sums[team(seat)] += PLACE_POINTS[k]
     return tuple(sums[team(s)] for s in range(SEATS))
+
+
+# --- who may answer a play before and in 四人乱缠 (10.3-10.4, 11, 13.2-13.5, 14) ----------------
+
+NOT_ASKED, PASS_ONLY, BEAT, BURN = 0, 1, 2, 3
+ANSWER_NAMES = ("not_asked", "pass_only", "beat", "burn")
+
+
+def has_head(seat: int, active: int, revolutionary: int = -1, yaotou_left: int = 0) -> bool:
+    """11.4: a seat has a head while its 对头 is active, or while its 对头 is the revolutionary and
+    it chose 要头 and has 够死级 left (``yaotou_left``). ``active`` is a seat mask."""
+    duitou = opposite(seat)
+    if duitou == revolutionary:
+        return yaotou_left > 0
+    return bool(active >> duitou & 1)
+
+
+def answer_right(options: Options, seat: int, owner: int, gouji: bool, active: int, barred: int,
+                 revolutionary: int = -1, yaotou_left: tuple = (0,) * SEATS, burned_by: int = -1) -> int:
+    """What ``seat`` may do when asked on the top play of ``owner`` (``gouji``: it is a 够级牌;
+    ``active`` and ``barred`` (seats that passed in the trick) are seat masks; ``burned_by``: the
+    seat burning a play of ``seat`` now, for 13.5). NOT_ASKED, PASS_ONLY, BEAT or BURN."""
+    if seat == owner or not active >> seat & 1:
+        return NOT_ASKED
+    if bin(active).count("1") <= 4:
+        return BEAT  # 14.2-14.3: no 对头 rule, no burning, a pass bars nothing
+    duitou = seat == opposite(owner)
+    if barred >> seat & 1 and not duitou:
+        return NOT_ASKED  # 10.3-10.4: a pass bars the trick but on the 对头's plays
+    protected = gouji and has_head(owner, active, revolutionary, yaotou_left[owner])
+    if not protected or duitou:
+        return BEAT  # 11.1-11.2 (the 对头), 11.5 (a headless owner's 够级牌 is an ordinary play)
+    if team(seat) == team(owner):
+        return PASS_ONLY  # 11.1, 13.2
+    # a neighbour, P+1 or P+5
+    if not has_head(seat, active, revolutionary, yaotou_left[seat]):
+        return BEAT if options.headless_beat else PASS_ONLY  # 11.6
+    if burned_by == owner:
+        return PASS_ONLY  # 13.5: no 反烧
+    return BURN  # 13.1-13.3 (a), (b): a seat barred never gets here
+
+
+def may_burn(hand: tuple[int, int], play: int, top: int, flags: int) -> bool:
+    """13.3 c)-d): the play beats the 够级牌 and the hand left can be played out with a joker in
+    every set but the last."""
+    return hot.beats(play, top, flags) and hot.can_burn_out(*hot.minus(*hand, play))
