@@ -1,4 +1,4 @@
-"""够级 Gouji (gouji) extras: the bench line of the compiled free-lead generator.
+"""够级 Gouji (gouji) extras: the bench line of the compiled free-lead generator and ``referee check``.
 
 Served once the game is registered (``service.games.modules`` finds the registered games only);
 until then ``python -m referee.service.games.gouji`` prints the same figures."""
@@ -55,3 +55,24 @@ def bench(seconds: float) -> tuple[list, dict]:
 
 if __name__ == "__main__":
     print(json.dumps(core_ratio(2.0)))
+
+
+# --- the CLI (served once the game is registered) ---------------------------------------------
+def cmd_check(args) -> int:
+    """`referee check --game gouji --jsonl`: one play a line -> {"legal", "beats", "gouji"} or
+    {"error": ...} (the request's ``id`` echoed first)."""
+    import sys
+
+    from .. import jsonl
+
+    return jsonl.serve(gouji.check_answer, lambda error: {"error": f"not a JSON line: {error}"},
+                       sys.stdin if args.jsonl else [args.line])
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser("check", help='gouji plays: {"play": "...", "table": "...", "options": {}} -> '
+                                     '{"legal", "beats", "gouji"}')
+    p.add_argument("--game", default="gouji", choices=("gouji",))
+    p.add_argument("--jsonl", action="store_true", help="JSON lines on stdin -> JSON lines on stdout")
+    p.add_argument("--line", default="{}", help="one request as JSON (without --jsonl)")
+    p.set_defaults(func=cmd_check)

@@ -23,3 +23,18 @@ def test_gouji_bench_reports_both_twins_and_the_play_counts():
 def test_gouji_rule_10_1_a_free_lead_can_have_over_a_thousand_plays():
     hot = speedups.load("games.gouji.hot")
     assert max(len(hot.free_leads(*hand)) for hand in gouji.sample_hands(200)) > 1000
+
+
+def test_gouji_check_command_echoes_the_id(monkeypatch, capsys):
+    import argparse
+    import io
+    import json
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(
+        '{"id": 7, "play": "RJ RJ TH TS TD", "table": "BJ BJ 9H 9S 9D", "options": {}}\nnot json\n'))
+    sub = argparse.ArgumentParser().add_subparsers()
+    gouji.add_commands(sub)
+    assert gouji.cmd_check(argparse.Namespace(jsonl=True, line="")) == 0
+    first, second = capsys.readouterr().out.splitlines()
+    assert json.loads(first) == {"id": 7, "legal": True, "beats": True, "gouji": True}
+    assert list(json.loads(second)) == ["error"]

@@ -316,3 +316,29 @@ def ranks_of_play(hot, p):
 def test_gouji_hot_minus_takes_the_play_out(hot):
     lo, hi = counts_of(ranks("RRBB2222TTTT55"))
     assert hot.minus(lo, hi, play(hot, "RB22TTT")) == counts_of(ranks("RB22T55"))
+
+
+# --- referee check --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("request_, answer", [
+    ({"play": "RJ RJ TH TS TD", "table": "BJ BJ 9H 9S 9D", "options": {"option1_joker_counts": False}},
+     {"legal": True, "beats": True, "gouji": True}),
+    ({"play": "9S 9S 9H 9D 9C", "table": "2S 2H 8S 8H 8D"}, {"legal": True, "beats": True, "gouji": False}),
+    ({"play": "RJ RJ 8S 8H 8D", "table": "BJ BJ 9H 9S 9D"}, {"legal": True, "beats": False, "gouji": True}),
+    ({"play": "5S TS TH", "table": ""}, {"legal": False, "beats": False, "gouji": False}),
+    ({"play": "TS TH TD TC 2S", "table": ""}, {"legal": True, "beats": True, "gouji": True}),
+    ({"play": "RJ RJ", "table": "RJ", "options": {"option1_joker_counts": True, "option1_scope": "2kill1_only"}},
+     {"legal": True, "beats": True, "gouji": True}),
+])
+def test_gouji_check_answers(request_, answer):
+    assert rules.check_answer(request_) == answer
+
+
+@pytest.mark.parametrize("request_", [
+    {"play": "XS", "table": ""}, {"play": "3S 3S 3S 3S 3S", "table": ""}, {"play": "3S 3S 3S", "table": "3S 3S"},
+    {"play": "TS", "table": "5S TS"}, {"play": "TS", "table": "", "options": {"nope": 1}},
+    {"play": "TS", "table": "", "options": {"ju_length": "5"}}, {"play": "TS", "table": "", "options": {"option1_scope": "4pl_table"}},
+    {"play": 5}, [],
+])
+def test_gouji_check_errors(request_):
+    assert set(rules.check_answer(request_)) == {"error"}

@@ -311,3 +311,54 @@ def may_burn(hand: tuple[int, int], play: int, top: int, flags: int) -> bool:
     """13.3 c)-d): the play beats the 够级牌 and the hand left can be played out with a joker in
     every set but the last."""
     return hot.beats(play, top, flags) and hot.can_burn_out(*hot.minus(*hand, play))
+
+
+# --- ``referee check --game gouji --jsonl`` ------------------------------------------------------
+
+def options_of(overrides) -> Options:
+    """Options with the request's overrides (names and types checked, then the combinations).
+
+    Raises:
+        InvalidAction: an unknown option, a value of the wrong type or not allowed (BAD_OPTION).
+    """
+    import dataclasses
+
+    if not isinstance(overrides, dict):
+        raise InvalidAction("options must be an object", Reason.BAD_OPTION)
+    fields = {f.name: f for f in dataclasses.fields(Options)}
+    for name, value in overrides.items():
+        f = fields.get(name)
+        if f is None:
+            raise InvalidAction(f"gouji has no option {str(name)[:40]!r}", Reason.BAD_OPTION)
+        default, meta = f.default, f.metadata
+        is_int = isinstance(value, int) and not isinstance(value, bool)
+        if (type(value) is not type(default) or (meta["allowed"] and value not in meta["allowed"])
+                or (is_int and meta["minimum"] is not None and value < meta["minimum"])
+                or (is_int and meta["maximum"] is not None and value > meta["maximum"])):
+            raise InvalidAction(f"option {name}={str(value)[:40]!r} is not allowed", Reason.BAD_OPTION)
+    return checked_options(dataclasses.replace(Options(), **overrides))
+
+
+def check_answer(request) -> dict:
+    """One ``check`` line: ``{"play": cards, "table": cards or "", "options": {...}}`` ->
+    ``{"legal", "beats", "gouji"}`` (2.1-2.5, 3.1-3.6, 4.1; ``beats`` equals ``legal`` on a free
+    lead) or ``{"error": message}`` (a malformed card, more than four copies of a card in the
+    play, the table or both, an illegal table, an unknown option). Never raises."""
+    try:
+        if not isinstance(request, dict) or not isinstance(request.get("play"), str) \
+                or not isinstance(request.get("table", ""), str):
+            return {"error": "a request is an object with a string play and table"}
+        options = options_of(request.get("options", {}))
+        play_text_, table_text = request["play"], request.get("table", "")
+        cardlib.parse_cards(play_text_ + " " + table_text, DECKS)  # four copies at most, in all
+        play = hot.classify(*counts_of(cardlib.ranks_of(cardlib.parse_cards(play_text_, DECKS))))
+        table = 0
+        if table_text.strip():
+            table = hot.classify(*counts_of(cardlib.ranks_of(cardlib.parse_cards(table_text, DECKS))))
+            if not table:
+                return {"error": f"the table is no play: {table_text[:80]!r}"}
+    except InvalidAction as error:
+        return {"error": str(error)}
+    legal = play != 0
+    beats = legal and (not table or hot.beats(play, table, flags_of(options)))
+    return {"legal": legal, "beats": bool(beats), "gouji": legal and bool(hot.is_gouji(play))}
