@@ -342,3 +342,19 @@ def test_gouji_check_answers(request_, answer):
 ])
 def test_gouji_check_errors(request_):
     assert set(rules.check_answer(request_)) == {"error"}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 14), min_size=1, max_size=36))
+def test_gouji_rule_10_1_grouped_leads_hold_every_free_lead_once(hand):
+    counts = counts_of(hand)
+    groups = rules.grouped_leads(counts)
+    plays = [p for g in groups for p in g.plays()]
+    assert sorted(plays) == sorted(rules.hot.free_leads(*counts))
+    assert len(groups) <= 13
+
+
+def test_gouji_grouped_lead_text():
+    (tens, bare) = rules.grouped_leads(counts_of(ranks("TTTT222BBR")))
+    assert tens.text() == "T1-4 +2:0-3 +B:0-2 +R:0-1" and bare.text() == "- +2:0-3 +B:0-2 +R:0-1"
+    assert len(tens.plays()) == 4 * 4 * 3 * 2 and len(bare.plays()) == 4 * 3 * 2 - 1

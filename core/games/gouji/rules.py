@@ -21,7 +21,18 @@ Implemented rules
     ``4pl_table``: count-changing beats between plays of jokers only.
 3.6 ``comparison = cover_then_core_strict`` (G-2).
 4.1 The 够级牌 test (``hot.is_gouji``).
-13.3 d) The burn feasibility test (``hot.can_burn_out``).
+13.3 d) The burn feasibility test (``hot.can_burn_out``); 13.3 c)-d) together: ``may_burn``.
+10.1 Free leads (``hot.free_leads``) and their grouped hints (``grouped_leads``); plays that beat
+    a table (``hot.beating_plays``).
+``check_answer``: one line of ``referee check --game gouji --jsonl`` (README).
+
+Pieces of the 回合, as functions of plain values (not yet wired into a phase)
+1.1-1.3 ``team``, ``opposite``.
+6.1-6.3 ``shangban``: the first leader (-1: the caller draws him); ``three_counts``.
+10.3-10.4, 11.1-11.6, 13.1-13.5, 14.2-14.3 ``answer_right``: what a seat asked on a play may do
+    (not asked, pass only, beat, burn); ``has_head`` (11.4).
+12.4 ``dian_gong`` (the seed's 18-row table; ``exchange_one_each``); 12.7 ``luo_gong``.
+15.3 ``remaining_places`` (``seat_order``); 15.4 ``chuan_san_hu``; 16.1-16.2 ``round_scores``.
 
 Option checks (BAD_OPTION): ``option1_scope`` other than ``full`` needs ``option1_joker_counts``;
 ``men_is_daluo`` and ``men_to_duitou`` need ``biesan`` (闷 exists only in 憋三 mode) and exclude
@@ -32,6 +43,7 @@ the tribute orders, the 还贡 choices and the comparisons, so they cannot be co
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ... import cards as cardlib
 from ... import speedups
@@ -362,3 +374,38 @@ def check_answer(request) -> dict:
     legal = play != 0
     beats = legal and (not table or hot.beats(play, table, flags_of(options)))
     return {"legal": legal, "beats": bool(beats), "gouji": legal and bool(hot.is_gouji(play))}
+
+
+# --- grouped hints (a free lead can have over a thousand plays) ---------------------------------
+
+class Group(NamedTuple):
+    """A group of free leads: ``naturals`` 1..max cards of natural ``rank`` (rank 15: none), each
+    with any 0..``twos`` 2s, 0..``smalls`` 小花 and 0..``bigs`` 大花 attached."""
+
+    rank: int
+    naturals: int
+    twos: int
+    smalls: int
+    bigs: int
+
+    def text(self) -> str:
+        """``T1-4 +2:0-3 +B:0-2 +R:0-1`` (a group without naturals: ``2/B/R`` with their ranges)."""
+        head = f"{cardlib.RANKS[self.rank]}1-{self.naturals}" if self.naturals else "-"
+        return f"{head} +2:0-{self.twos} +B:0-{self.smalls} +R:0-{self.bigs}"
+
+    def plays(self) -> list[int]:
+        """The plays of the group (hot encoding), as ``hot.free_leads`` lists them."""
+        counts = range(1, self.naturals + 1) if self.naturals else (0,)
+        return [p for b in range(self.bigs + 1) for s in range(self.smalls + 1) for t in range(self.twos + 1)
+                for n in counts if (p := hot.encode(n, t, s, b, self.rank))]
+
+
+def grouped_leads(hand: tuple[int, int]) -> list[Group]:
+    """Rule 10.1 as grouped hints: one group a natural rank held, then the plays without naturals;
+    together the groups hold every play of ``hot.free_leads`` once."""
+    lo, hi = hand
+    extras = [hot.rank_count(lo, hi, r) for r in (12, 13, 14)]
+    groups = [Group(r, c, *extras) for r in range(12) if (c := hot.rank_count(lo, hi, r))]
+    if any(extras):
+        groups.append(Group(15, 0, *extras))
+    return groups
