@@ -358,3 +358,24 @@ def test_gouji_grouped_lead_text():
     (tens, bare) = rules.grouped_leads(counts_of(ranks("TTTT222BBR")))
     assert tens.text() == "T1-4 +2:0-3 +B:0-2 +R:0-1" and bare.text() == "- +2:0-3 +B:0-2 +R:0-1"
     assert len(tens.plays()) == 4 * 4 * 3 * 2 and len(bare.plays()) == 4 * 3 * 2 - 1
+
+
+four_pack_hands = st.lists(st.integers(0, 14), min_size=36, max_size=36).filter(
+    lambda h: all(h.count(r) <= (4 if r >= SMALL else 16) for r in set(h)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(four_pack_hands, four_pack_hands, st.sampled_from(FLAG_CASES), st.randoms(use_true_random=False))
+def test_gouji_rule_10_twins_agree_on_36_card_hands(hand, other, case, rnd):
+    flags = rules.flags_of(Options(**case[0]))
+    counts = counts_of(hand)
+    leads = [hot.free_leads(*counts) for hot in twins()]
+    assert all(x == leads[0] for x in leads)
+    extras = [hand.count(r) + 1 for r in (TWO, SMALL, BIG)]
+    per = extras[0] * extras[1] * extras[2]
+    assert len(leads[0]) == sum(hand.count(r) for r in range(12)) * per + per - 1  # the perft count of 10.1
+    top = rnd.choice(speedups.interpreted("games.gouji.hot").free_leads(*counts_of(other)))
+    answers = [hot.beating_plays(*counts, top, flags) for hot in twins()]
+    assert all(x == answers[0] for x in answers)
+    pure = speedups.interpreted("games.gouji.hot")
+    assert sorted(answers[0]) == sorted(p for p in leads[0] if pure.beats(p, top, flags))
