@@ -166,3 +166,58 @@ def test_gouji_rule_13_3_burn_needs_a_beat_and_a_hand_that_plays_out():
     assert rules.may_burn(counts_of([R[c] for c in "JJJJJB3344"]), play, top, flags_of(O))
     assert not rules.may_burn(counts_of([R[c] for c in "JJJJJ334455"]), play, top, flags_of(O))
     assert not rules.may_burn(counts_of([R[c] for c in "99999B"]), play_of_ranks([R["9"]] * 5), top, flags_of(O))
+
+
+def test_gouji_rule_12_1_highest_jokers_and_twos_first():
+    h = hand("RJ", "BJ", "BJ", "2S", "2H", "AS", "3S")
+    assert rules.tribute_cards(h, 2) == hand("RJ") | cardlib.to_mask([cardlib.card_id(13)])
+    assert rules.tribute_cards(h, 4) == h & ~hand("2H", "AS", "3S")
+    assert rules.tribute_cards(h, 9) == h & ~hand("AS", "3S")  # pays what he has
+    assert rules.tribute_cards(hand("AS", "3S"), 2) == 0
+
+
+def test_gouji_variant_g25_no_repass_tribute():
+    h = hand("RJ", "2S")
+    assert rules.tribute_cards(h, 1, exclude=hand("RJ")) == hand("2S")
+
+
+def test_gouji_rule_12_2_payment_order():
+    pays = [("luo", 5, 0, 2), ("dian", 3, 0, 1), ("dian", 0, 3, 1), ("men", 2, 1, 1), ("shao", 4, 1, 1),
+            ("dian", 1, 4, 2), ("shao", 4, 3, 1)]
+    got = rules.payment_order(pays, previous_toke=1)
+    assert got == [("men", 2, 1, 1), ("shao", 4, 1, 1), ("shao", 4, 3, 1), ("dian", 1, 4, 2), ("dian", 3, 0, 1),
+                   ("dian", 0, 3, 1), ("luo", 5, 0, 2)]
+
+
+def test_gouji_variant_g13_4pl_order():
+    pays = [("luo", 5, 0, 2), ("men", 2, 1, 1), ("shao", 4, 1, 1), ("dian", 1, 4, 2)]
+    assert [p[0] for p in rules.payment_order(pays, 0, "4pl_order")] == ["dian", "shao", "men", "luo"]
+
+
+def test_gouji_rule_12_8_small_cards_only():
+    h = hand("RJ", "2S", "AS", "5S", "4S")
+    assert rules.return_allowed(h, hand("AS", "5S"), 2)
+    assert not rules.return_allowed(h, hand("2S", "5S"), 2)
+    assert not rules.return_allowed(h, hand("5S"), 2)  # the count returned
+    few = hand("RJ", "BJ", "2S", "4S")
+    assert rules.return_allowed(few, hand("4S", "2S"), 2)  # too few small: the lowest 钱 then jokers
+    assert not rules.return_allowed(few, hand("4S", "RJ"), 2)
+
+
+def test_gouji_variant_g15_free_choice_and_lowest_only():
+    h = hand("RJ", "2S", "AS", "5S", "4S")
+    assert rules.return_allowed(h, hand("RJ", "2S"), 2, "free_choice")
+    assert rules.return_allowed(h, hand("4S", "5S"), 2, "lowest_only")
+    assert not rules.return_allowed(h, hand("4S", "AS"), 2, "lowest_only")
+    assert not rules.return_allowed(hand("3S", "4S", "5S"), hand("3S", "4S"), 2, "lowest_only", biesan=True)
+    assert rules.return_allowed(hand("3S", "4S", "5S"), hand("5S", "4S"), 2, "lowest_only", biesan=True)
+
+
+def test_gouji_rule_7_2_maisan_seller_priority():
+    threes = (0, 2, 2, 2, 2, 2)
+    assert rules.maisan_seller(0, threes) == 3  # the 对头 first
+    assert rules.maisan_seller(0, (0, 2, 2, 1, 2, 2)) == 1  # then P+1, P+5
+    assert rules.maisan_seller(0, (0, 1, 2, 1, 2, 2)) == 5
+    assert rules.maisan_seller(0, (0, 1, 2, 1, 2, 1)) == 2  # then the team-mates, P+2 first
+    assert rules.maisan_seller(0, (0, 1, 1, 1, 2, 1)) == 4
+    assert rules.maisan_seller(0, (0, 1, 1, 1, 1, 1)) == -1

@@ -33,6 +33,8 @@ Pieces of the 回合, as functions of plain values (not yet wired into a phase)
     (not asked, pass only, beat, burn); ``has_head`` (11.4).
 12.4 ``dian_gong`` (the seed's 18-row table; ``exchange_one_each``); 12.7 ``luo_gong``.
 15.3 ``remaining_places`` (``seat_order``); 15.4 ``chuan_san_hu``; 16.1-16.2 ``round_scores``.
+7.2 ``maisan_seller``; 12.1 (12.9) ``tribute_cards``; 12.2 ``payment_order`` (``4pl_order``);
+    12.8 ``return_allowed`` (``small_cards_only``, ``free_choice``, ``lowest_only``).
 
 Option checks (BAD_OPTION): ``option1_scope`` other than ``full`` needs ``option1_joker_counts``;
 ``men_is_daluo`` and ``men_to_duitou`` need ``biesan`` (闷 exists only in 憋三 mode) and exclude
@@ -409,3 +411,57 @@ def grouped_leads(hand: tuple[int, int]) -> list[Group]:
     if any(extras):
         groups.append(Group(15, 0, *extras))
     return groups
+
+
+# --- tribute, return and 买三 (12.1, 12.2, 12.8, 7.2), as functions of plain values -------------
+
+KIND_ORDER = {"men_shao_dian_luo": ("men", "shao", "dian", "luo"), "4pl_order": ("dian", "shao", "men", "luo")}
+
+
+def _rank_ids(hand: int, rank: int) -> list[int]:
+    return [c for c in cardlib.from_mask(hand & NOTATION.rank_masks[rank])]
+
+
+def tribute_cards(hand: int, count: int, exclude: int = 0) -> int:
+    """12.1 (12.9): the cards a payer owing ``count`` gives: his highest jokers and 钱 first (大花,
+    小花, 钱; lowest ids within a rank), as many as he holds; never the cards of ``exclude``
+    (under ``no_repass_tribute``, the tribute he received)."""
+    paid = []
+    for rank in (cardlib.BIG_JOKER, cardlib.SMALL_JOKER, 12):
+        paid += _rank_ids(hand & ~exclude, rank)
+    return cardlib.to_mask(paid[:count])
+
+
+def payment_order(payments, previous_toke: int, order: str = "men_shao_dian_luo"):
+    """12.2: tribute payments ``(kind, payer, receiver, cards)`` in the order they are paid: by
+    kind, then payers counter-clockwise from the previous 头科, then receivers counter-clockwise
+    from the payer."""
+    kinds = KIND_ORDER[order]
+    return sorted(payments, key=lambda p: (kinds.index(p[0]), (p[1] - previous_toke) % SEATS, (p[2] - p[1]) % SEATS))
+
+
+def return_allowed(hand: int, returned: int, count: int, choice: str = "small_cards_only",
+                   biesan: bool = False) -> bool:
+    """12.8: may the receiver of ``count`` 落贡 cards return ``returned`` (a mask of his ``hand``)?"""
+    if returned & ~hand or returned.bit_count() != count:
+        return False
+    if choice == "free_choice":
+        return True
+    ranks = sorted(cardlib.card_rank(c) for c in cardlib.from_mask(hand) if not (biesan and cardlib.card_rank(c) == 0))
+    given = sorted(cardlib.card_rank(c) for c in cardlib.from_mask(returned))
+    if biesan and 0 in given:
+        return False
+    if choice == "lowest_only":
+        return given == ranks[:count]
+    small = [r for r in ranks if r < 12]
+    if len(small) >= count:
+        return all(r < 12 for r in given)
+    # too few small cards: all of them, then his lowest 钱 and jokers
+    return given == sorted(small + [r for r in ranks if r >= 12][:count - len(small)])
+
+
+def maisan_seller(buyer: int, threes: tuple[int, ...]) -> int:
+    """7.2: who sells a 3 to ``buyer``: the first holding at least two 3s of his 对头, his other two
+    opponents, then his team-mates, each group counter-clockwise from the buyer; -1 when none."""
+    order = [opposite(buyer)] + [(buyer + k) % SEATS for k in (1, 5)] + [(buyer + k) % SEATS for k in (2, 4)]
+    return next((s for s in order if threes[s] >= 2), -1)
