@@ -221,3 +221,48 @@ def test_gouji_rule_7_2_maisan_seller_priority():
     assert rules.maisan_seller(0, (0, 1, 2, 1, 2, 1)) == 2  # then the team-mates, P+2 first
     assert rules.maisan_seller(0, (0, 1, 1, 1, 2, 1)) == 4
     assert rules.maisan_seller(0, (0, 1, 1, 1, 1, 1)) == -1
+
+
+def test_gouji_rule_1_4_deal_216_cards_36_each():
+    hands, leader = rules.deal(b"s" * 32, b"", rules.Options())
+    assert [h.bit_count() for h in hands] == [36] * 6
+    assert sum(hands) == (1 << 216) - 1 and 0 <= leader < 6
+    assert rules.deal(b"s" * 32, b"", rules.Options()) == (hands, leader)
+    assert rules.deal(b"t" * 32, b"", rules.Options())[0] != hands
+
+
+def test_gouji_rule_6_1_the_deal_leader_is_shangban_or_drawn():
+    for k in range(20):
+        hands, leader = rules.deal(bytes([k]) * 32, b"", rules.Options(), start=k % 6)
+        expected = rules.shangban(hands, k % 6)
+        assert leader == expected or expected == -1
+
+
+def test_gouji_rule_6_1_bie_san_counts_fours():
+    h = hand("4S", "4S", "4S")
+    assert rules.three_counts(h, 1) == 3 and rules.three_counts(h) == 0
+    assert rules.shangban([0, h, 0, 0, 0, 0], rank=1) == 1
+
+
+def test_gouji_variant_g5_deal_race():
+    for k in range(10):
+        seed = bytes([k]) * 32
+        hands, leader = rules.deal(seed, b"", rules.Options(first_leader="deal_race"), start=2)
+        # replay the deal: the first seat to hold two 3s of one suit
+        deck = rules.rng.Stream(rules.rng.deal_key(seed, b""), "deal").shuffle(range(216))
+        held = [0] * 6
+        first = -1
+        for i, card in enumerate(deck):
+            seat = (2 + i) % 6
+            held[seat] |= 1 << card
+            if first < 0 and rules.three_counts(held[seat]) >= 2:
+                first = seat
+        assert leader == first
+
+
+def test_gouji_variant_g5_daluo_leads():
+    options = rules.Options(first_leader="daluo_leads")
+    assert rules.deal(b"s" * 32, b"", options, daluo=4)[1] == 4
+    assert rules.deal(b"s" * 32, b"", options, daluo=4, revolution=1 << 4)[1] == 5  # 6.3
+    first = rules.deal(b"s" * 32, b"", options)  # a 局's first 回合: 上班
+    assert first[1] == rules.deal(b"s" * 32, b"", rules.Options())[1]

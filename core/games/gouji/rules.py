@@ -28,7 +28,9 @@ Implemented rules
 
 Pieces of the 回合, as functions of plain values (not yet wired into a phase)
 1.1-1.3 ``team``, ``opposite``.
-6.1-6.3 ``shangban``: the first leader (-1: the caller draws him); ``three_counts``.
+1.4, 6.1-6.4 ``deal``: the six hands of 36 (216 ids, dealt one at a time from the previous 头科)
+    and the first leader (上班, ``deal_race``, ``daluo_leads``; drawn when nobody qualifies);
+    ``shangban`` and ``three_counts`` (3s, or 4s in 憋三 mode).
 10.3-10.4, 11.1-11.6, 13.1-13.5, 14.2-14.3 ``answer_right``: what a seat asked on a play may do
     (not asked, pass only, beat, burn); ``has_head`` (11.4).
 12.4 ``dian_gong`` (the seed's 18-row table; ``exchange_one_each``); 12.7 ``luo_gong``.
@@ -48,7 +50,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ... import cards as cardlib
-from ... import speedups
+from ... import rng, speedups
 from ...errors import InvalidAction, Reason
 from ...game import option
 
@@ -232,17 +234,18 @@ def luo_gong(places: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
     return (places[5], places[0], 2), (places[4], places[1], 1)
 
 
-def three_counts(hand: int) -> int:
-    """6.1: the largest number of 3s of one suit in a hand (a card bitmask over four packs)."""
-    return max(sum(hand >> (deck * cardlib.CARDS_PER_DECK + suit * 13) & 1 for deck in range(DECKS))
+def three_counts(hand: int, rank: int = 0) -> int:
+    """6.1: the largest number of 3s (``rank`` 1: 4s, 憋三 mode) of one suit in a hand (a card
+    bitmask over four packs)."""
+    return max(sum(hand >> (deck * cardlib.CARDS_PER_DECK + suit * 13 + rank) & 1 for deck in range(DECKS))
                for suit in range(4))
 
 
-def shangban(hands, start: int = 0, revolution: int = 0) -> int:
+def shangban(hands, start: int = 0, revolution: int = 0, rank: int = 0) -> int:
     """6.1-6.3: the first leader: the most 3s of one suit (at least 2), ties counter-clockwise from
     ``start`` (the previous 头科, seat 0 when none); -1 when no count reaches 2 (the caller draws
     the leader). A leader in 革命 (``revolution``, a seat mask) passes it to the next seat not in 革命."""
-    counts = [three_counts(h) for h in hands]
+    counts = [three_counts(h, rank) for h in hands]
     best = max(counts)
     if best < 2:
         return -1
@@ -465,3 +468,40 @@ def maisan_seller(buyer: int, threes: tuple[int, ...]) -> int:
     opponents, then his team-mates, each group counter-clockwise from the buyer; -1 when none."""
     order = [opposite(buyer)] + [(buyer + k) % SEATS for k in (1, 5)] + [(buyer + k) % SEATS for k in (2, 4)]
     return next((s for s in order if threes[s] >= 2), -1)
+
+
+# --- the deal and the first leader (1.4, 6.1-6.4) ------------------------------------------------
+
+def deal(seed: bytes, entropy: bytes, options: Options, start: int = 0, daluo: int = -1,
+         revolution: int = 0) -> tuple[tuple[int, ...], int]:
+    """1.4, 6.1-6.4: (the six hands as card bitmasks, the first leader). The 216 ids are shuffled
+    with the stream ``deal`` of the deal key and dealt one at a time counter-clockwise from
+    ``start`` (the previous 头科, seat 0 when none: 6.2). The leader: 上班 (6.1-6.3); under
+    ``deal_race`` the first seat dealt two 3s of one suit (4s in 憋三 mode); under ``daluo_leads``
+    the previous 大落 (``daluo``, -1 in a 局's first 回合: then 上班). When nobody qualifies the
+    leader is drawn with the stream ``first_leader`` (randbelow(6))."""
+    key = rng.deal_key(seed, entropy)
+    deck = rng.Stream(key, "deal").shuffle(range(NOTATION.id_count))
+    hands = [0] * SEATS
+    leader = -1
+    low = 1 if options.biesan else 0  # the rank counted: 3, or 4 in 憋三 mode
+    for i, card in enumerate(deck):
+        seat = (start + i) % SEATS
+        hands[seat] |= 1 << card
+        if (leader < 0 and options.first_leader == "deal_race" and cardlib.card_rank(card) == low
+                and _suit_count(hands[seat], card % cardlib.CARDS_PER_DECK) >= 2):
+            leader = seat
+    if options.first_leader == "daluo_leads" and daluo >= 0:
+        leader = daluo
+    elif options.first_leader != "deal_race":
+        leader = shangban(hands, start, 0, low)
+    if leader < 0:
+        leader = rng.Stream(key, "first_leader").randbelow(SEATS)
+    while revolution >> leader & 1:  # 6.3
+        leader = (leader + 1) % SEATS
+    return tuple(hands), leader
+
+
+def _suit_count(hand: int, k: int) -> int:
+    """How many copies of the card ``k`` (0..53 within a pack) the hand holds over the four packs."""
+    return sum(hand >> (deck * cardlib.CARDS_PER_DECK + k) & 1 for deck in range(DECKS))
