@@ -1,12 +1,15 @@
 """够级 Gouji (Qingdao / Shandong: 6 players, 4 packs, two teams), as implemented so far (spec:
 rules/gouji.md; seed seeds/gouji.zh.txt).
 
-Status: NOT YET A GAME. This module holds the options (every variant of the decision table
-G-1 .. G-26, typed, with the spec's defaults, presets and the combinations refused as BAD_OPTION)
-and the plays (§2-§4, 13.3 d) on the compiled hot path (``gouji_hot``). The game is not
-registered: trick play (上班 §6, leads and following with the 对头 rule §10-§11, 让 10.5, burning
-§13, 四人乱缠 §14, going out and 接风 §15, scoring §16), 买三 (§7), 预点/明点 (§8), 革命 (§9),
-tribute and return (§12), 开点 (§17), the 局 of five 回合 and 串三户 are not implemented yet.
+Status: NOT YET A REGISTERED GAME. This module holds the options (every variant of the decision
+table G-1 .. G-26, typed, with the spec's defaults, presets and the combinations refused as
+BAD_OPTION), the plays (§2-§4, 13.3 d) on the compiled hot path (``hot``) and the pieces of a
+回合 as functions of plain values. ``game.py`` is a draft of one 回合 of trick play on
+``TrickPlay`` (上班, the 对头 rule, 让, burns with 解烧, success and failure, 四人乱缠, 接风,
+places, scores; 开点 recorded); it is not in ``registry.GAME_PACKAGES``. Not implemented yet:
+买三 and 憋三 play (§7), 预点/明点 (§8), 革命 with 要头/无头 and the 四科 reservation (§9),
+tribute and return as actions (§12; the amounts and card choices are functions here), the 局
+of ``ju_length`` 回合, void 回合, 串三户 ending the 局, ``team_sees_at_10``, bots.
 
 Implemented rules
 2.1 A play: all natural cards (3 to A) of one rank, with any 2s and jokers (``hot.classify``;
