@@ -184,3 +184,43 @@ def test_gouji_random_round_invariants(k):
     assert sorted(s.places) == [1, 2, 3, 4, 5, 6]
     points = G.settle(s).points
     assert sum(points) == 0 and len({points[t] for t in (0, 2, 4)}) == 1
+
+
+def test_gouji_rule_14_luanchan_no_bars_no_protection():
+    # 0 and 2 go out at once (big jokers): four active, 四人乱缠
+    s = start("RJ", "5S 5H", "RJ", "6S 9S", "TS TH TD TC TS 4S", "7S 8S")
+    s, _ = play(s, 0, "RJ")
+    s, _ = play(s, 1, "5S")
+    s, _ = play(s, 2, "RJ")
+    assert g.luanchan(s) and s.to_act == (3,)
+    s, _ = play(s, 3, "6S")
+    s, _ = pass_(s, 4)
+    s, _ = play(s, 5, "7S")
+    s, _ = pass_(s, 1)
+    assert s.to_act == (3,)
+    s, _ = play(s, 3, "9S")  # 3 played before; 4 passed before and is asked again (14.3)
+    assert s.to_act == (4,)
+
+
+def test_gouji_rule_11_6_a_headless_neighbour_beats_directly_no_burn():
+    # 4 is out (no cards): 1, whose 对头 is 4, is headless; five active, not 四人乱缠
+    s = start("TS TH TD TC TS 4S", "JS JH JD JC JS 5S 6S 7S", "RJ 3S", "8S", "", "9S")
+    s, _ = play(s, 0, "TS TH TD TC TS")  # 0 has a head (3 is active): protected
+    assert s.protected and g.right_of(s, 1) == g.BEAT and g.right_of(s, 5) == g.BURN
+    s, ev = play(s, 1, "JS JH JD JC JS")  # three natural ranks left, no joker: a direct beat, no burn
+    assert "BURN" not in ev and s.burns[1] == -1
+    assert not s.protected  # 1 is headless: his 够级牌 is an ordinary play (11.5)
+
+
+def test_gouji_rule_10_5_after_a_yield_a_downstream_neighbour_burns():
+    s = start("TS TH TD TC TS 4S", "5S", "6S", "JS JH JD JC JS", "7S", "QS QH QD QC QS BJ")
+    s, _ = play(s, 0, "TS TH TD TC TS")
+    s, _ = pass_(s, 1)
+    s, _ = pass_(s, 2)
+    s, _ = G.apply(s, Action(3, "YIELD"))
+    s, _ = pass_(s, 4)
+    s, ev = play(s, 5, "QS QH QD QC QS")
+    assert "BURN" in ev and s.burns[5] == 0
+    assert s.trick.barred >> 3 & 1  # the yield counts as 3's pass
+    # only the burner's 对头 (2) may answer; 0, the burned player, may not burn back
+    assert s.to_act == (0,) and g.right_of(s, 0) == g.PASS_ONLY
