@@ -224,3 +224,16 @@ def test_gouji_rule_10_5_after_a_yield_a_downstream_neighbour_burns():
     assert s.trick.barred >> 3 & 1  # the yield counts as 3's pass
     # only the burner's 对头 (2) may answer; 0, the burned player, may not burn back
     assert s.to_act == (0,) and g.right_of(s, 0) == g.PASS_ONLY
+
+
+def test_gouji_rule_14_1_luanchan_starts_within_the_trick_and_lifts_bars():
+    s = start("4S 9S 9H", "7S 8S", "5S", "6S", "3S 3H", "3D 3C")
+    s, _ = play(s, 0, "4S")
+    s, _ = pass_(s, 1)  # barred (6 active)
+    s, _ = play(s, 2, "5S")  # out
+    s, _ = play(s, 3, "6S")  # out: four active, 四人乱缠 within this trick
+    assert g.luanchan(s) and not s.finished
+    for seat in (4, 5, 0):
+        s, _ = pass_(s, seat)
+    assert s.to_act == (1,)  # his earlier pass no longer bars him (14.3)
+    s, _ = play(s, 1, "7S")
