@@ -329,6 +329,8 @@ def test_gouji_hot_minus_takes_the_play_out(hot):
     ({"play": "TS TH TD TC 2S", "table": ""}, {"legal": True, "beats": True, "gouji": True}),
     ({"play": "RJ RJ", "table": "RJ", "options": {"option1_joker_counts": True, "option1_scope": "2kill1_only"}},
      {"legal": True, "beats": True, "gouji": True}),
+    ({"play": "RJ RJ", "table": "RJ", "options": {"option1": True}}, {"legal": True, "beats": True, "gouji": True}),
+    ({"play": "RJ RJ", "table": "RJ", "options": {"option1": False}}, {"legal": True, "beats": False, "gouji": True}),
 ])
 def test_gouji_check_answers(request_, answer):
     assert rules.check_answer(request_) == answer

@@ -336,7 +336,8 @@ def may_burn(hand: tuple[int, int], play: int, top: int, flags: int) -> bool:
 # --- ``referee check --game gouji --jsonl`` ------------------------------------------------------
 
 def options_of(overrides) -> Options:
-    """Options with the request's overrides (names and types checked, then the combinations).
+    """Options with the request's overrides (names and types checked, then the combinations);
+    ``option1`` is accepted for ``option1_joker_counts``.
 
     Raises:
         InvalidAction: an unknown option, a value of the wrong type or not allowed (BAD_OPTION).
@@ -345,6 +346,8 @@ def options_of(overrides) -> Options:
 
     if not isinstance(overrides, dict):
         raise InvalidAction("options must be an object", Reason.BAD_OPTION)
+    if "option1" in overrides:  # the issue's name for 3.5 (S003's "option 1")
+        overrides = {("option1_joker_counts" if k == "option1" else k): v for k, v in overrides.items()}
     fields = {f.name: f for f in dataclasses.fields(Options)}
     for name, value in overrides.items():
         f = fields.get(name)
