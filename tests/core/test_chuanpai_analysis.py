@@ -142,3 +142,44 @@ def test_chuanpai_rule_5_6a_yan_compulsory_like_pung():
     assert analysis.take_reason(hand("二五 三四 丁丁 丁丁"), kind("高高")) is None
     assert analysis.yan_possible(hand("二五 三四"), kind("高高"))
     assert not analysis.yan_possible(hand("二五 二五"), kind("高高"))
+
+
+@pytest.mark.parametrize("text, complete", [
+    ("合牌 长三", True), ("合牌 长三 天牌", False), ("梅子 梅子 梅子", True),
+    ("高高 二五 三四", True), ("高高 二五 三四 丁丁", False), ("高高 二五 三四 丁丁 高高", True),
+    ("财神 丁丁 丁丁", True), ("财神 听用 丁丁", False), ("财神 天牌 地牌 人牌", True),
+    ("斧头 斧头 斧头 斧头", True), ("斧头 红九 三六", False), ("", True)])
+def test_chuanpai_rule_6_1_complete_hands(text, complete):
+    assert analysis.is_complete(hand(text) if text else [0] * cards.NUM_KINDS) is complete
+
+
+def test_chuanpai_p_12_two_jing_and_a_three_are_no_triple_but_any_four_are_a_quad():
+    assert not analysis.is_complete(hand("财神 听用 丁丁", NOTATION_WILD4))
+    assert analysis.is_complete(hand("财神 听用 丁丁 丁丁", NOTATION_WILD4))
+    assert analysis.is_complete(hand("丁丁 丁丁 丁丁", NOTATION_WILD4))
+
+
+def test_chuanpai_rule_3_3_same_points_triples_of_mixed_pips():
+    assert not analysis.is_complete(hand("高高 高高 二五 丁丁 丁丁"))
+    assert analysis.is_complete(hand("高高 高高 二五"), same_points=True)
+    assert not analysis.is_complete(hand("高高 高高 二五"))
+
+
+SETS = [("合牌", "长三"), ("天牌", "人牌"), ("地牌", "二六"), ("梅子", "梅子"), ("红九", "斧头"),
+        ("丁丁", "高高"), ("财神", "斧头"), ("梅子", "梅子", "梅子"), ("高高", "二五", "三四"),
+        ("长三", "长三", "长三", "长三"), ("四六", "四六")]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(SETS), max_size=5))
+def test_chuanpai_rule_6_1_hands_built_from_sets_are_complete(groups):
+    counts = [0] * cards.NUM_KINDS
+    for group in groups:
+        for name in group:
+            counts[TOKENS[name]] += 1
+    if all(n <= len(NOTATION.ids[k]) for k, n in enumerate(counts)):
+        assert analysis.is_complete(counts)
+        if sum(counts):
+            counts[TOKENS["天牌"]] += 1  # one more 12 with nothing but sets: never complete
+            assert not analysis.is_complete(counts) or counts[TOKENS["人牌"]] or counts[TOKENS["二六"]] \
+                or counts[TOKENS["财神"]]

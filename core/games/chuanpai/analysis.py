@@ -9,6 +9,7 @@ n // 2), M0 in all, and the j ≤ 2 经牌 (never with each other) add
 """
 from __future__ import annotations
 
+import functools
 from typing import Sequence
 
 from .cards import JING, NUM_KINDS, POINTS, SEVENS, THREE
@@ -137,3 +138,68 @@ def take_reason(hand: Hand, kind: int, *, same_points: bool = False,
 def yan_possible(hand: Hand, kind: int) -> bool:
     """3.4: a passing 7-point card of ``kind`` completes a 燕 with the two other 7s in hand."""
     return kind in SEVENS and all(hand[k] for k in SEVENS if k != kind)
+
+
+def _groups(hand: tuple[int, ...], first: int, same_points: bool):
+    """Every set (as a kind tuple) holding one card of ``first``, the lowest kind in the hand:
+    pairs (3.1-3.2), triples and quads of identical cards (3.3), 燕 (3.4), the 3.5 mixed sets."""
+    held = [k for k in range(NUM_KINDS) if hand[k]]
+    for other in held:
+        if other >= first and (other != first or hand[first] >= 2):
+            if first in JING or other in JING:
+                if (first in JING) != (other in JING):
+                    yield (first, other)
+            elif POINTS[first] + POINTS[other] in (10, 20):
+                yield (first, other)
+    if is_three_set(first):
+        pool = [k for k in (THREE,) + JING for _ in range(hand[k])]
+        pool.remove(first)
+        for size in (2, 3):
+            for rest in _submultisets(pool, size):
+                jings = sum(1 for k in (first,) + rest if k in JING)
+                if size == 2 and jings > 1:
+                    continue  # P-12: {经, 经, 3} is no triple; a triple holds one 经 at most
+                yield (first,) + rest
+        return
+    same = [k for k in held if identical(first, k, same_points)]
+    pool = [k for k in same for _ in range(hand[k] - (k == first))]
+    for size in (2, 3):
+        for rest in _submultisets(pool, size):
+            yield (first,) + rest
+    if first in SEVENS and all(hand[k] for k in SEVENS):
+        yield SEVENS
+
+
+def _submultisets(pool: list[int], size: int):
+    seen = set()
+
+    def walk(start: int, chosen: tuple[int, ...]):
+        if len(chosen) == size:
+            if chosen not in seen:
+                seen.add(chosen)
+                yield chosen
+            return
+        for i in range(start, len(pool)):
+            yield from walk(i + 1, chosen + (pool[i],))
+
+    yield from walk(0, ())
+
+
+@functools.lru_cache(maxsize=65536)
+def _complete(hand: tuple[int, ...], same_points: bool) -> bool:
+    first = next((k for k in range(NUM_KINDS) if hand[k]), None)
+    if first is None:
+        return True
+    for group in _groups(hand, first, same_points):
+        rest = list(hand)
+        for k in group:
+            rest[k] -= 1
+        if min(rest) >= 0 and _complete(tuple(rest), same_points):
+            return True
+    return False
+
+
+def is_complete(hand: Hand, same_points: bool = False) -> bool:
+    """6.1: the hand splits into pairs, triples, quads and 燕 with no card left over (laid sets
+    are complete already; an unused 过 card is the caller's and prevents a win)."""
+    return _complete(tuple(hand), same_points)
