@@ -183,3 +183,29 @@ def test_chuanpai_rule_6_1_hands_built_from_sets_are_complete(groups):
             counts[TOKENS["天牌"]] += 1  # one more 12 with nothing but sets: never complete
             assert not analysis.is_complete(counts) or counts[TOKENS["人牌"]] or counts[TOKENS["二六"]] \
                 or counts[TOKENS["财神"]]
+
+
+def test_chuanpai_rule_5_6_a_card_passing_with_no_partner_in_hand_flags_its_value():
+    assert analysis.guo_trigger(hand("天牌 梅子"), kind("长三")) == 6
+    assert analysis.guo_trigger(hand("合牌 梅子"), kind("长三")) is None
+    assert analysis.guo_trigger(hand("财神 梅子"), kind("长三")) == 6  # a 经牌 does not count
+
+
+def test_chuanpai_rule_5_6_passing_jing_and_extra_players_never_start_guo():
+    assert analysis.guo_trigger(hand("天牌"), kind("财神")) is None
+    assert analysis.guo_trigger(hand("天牌"), kind("长三"), extra=True) is None
+
+
+def test_chuanpai_rule_5_6_seed_rule_3_card_drawn_later_is_set_aside_and_must_take_the_next():
+    # a 6 passed him with no 4 in hand; later a replacement draw brings a 4 (长二): it is a 过 card
+    pending = frozenset({analysis.guo_trigger(hand("天牌"), kind("长三"))})
+    answered = analysis.guo_answers(pending, kind("长二"))
+    assert answered == {6}
+    assert analysis.guo_obliges(answered, kind("猫猫")) and not analysis.guo_obliges(answered, kind("合牌"))
+    assert analysis.guo_answers(pending, kind("天牌")) == frozenset()
+    assert analysis.guo_answers(pending, kind("财神")) == frozenset()
+
+
+def test_chuanpai_p_6_one_drawn_card_answers_every_trigger_it_partners():
+    assert analysis.guo_answers(frozenset({2, 12, 6}), kind("人牌")) == {2, 12}
+    assert analysis.guo_answers(frozenset({9, 7}), kind("斧头")) == {9}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from typing import Sequence
 
-from .cards import JING, NUM_KINDS, POINTS, SEVENS, THREE
+from .cards import JING, NUM_KINDS, PARTNERS, POINTS, SEVENS, THREE
 
 Hand = Sequence[int]
 
@@ -203,3 +203,28 @@ def is_complete(hand: Hand, same_points: bool = False) -> bool:
     """6.1: the hand splits into pairs, triples, quads and 燕 with no card left over (laid sets
     are complete already; an unused 过 card is the caller's and prevents a win)."""
     return _complete(tuple(hand), same_points)
+
+
+# --- 过牌 (5.6, P-6) --------------------------------------------------------------------------------
+
+def guo_trigger(hand: Hand, kind: int, extra: bool = False) -> int | None:
+    """5.6: the points value a passing card of ``kind`` flags when it passes a player whose hand
+    holds no natural card of a partner value, or None (a passing 经牌, or an extra player)."""
+    if extra or kind in JING:
+        return None
+    points = POINTS[kind]
+    values = by_points(hand)
+    return None if any(values[q] for q in PARTNERS[points]) else points
+
+
+def guo_answers(pending: frozenset[int], kind: int) -> frozenset[int]:
+    """P-6: the pending trigger values a drawn card of ``kind`` partners; when any, the card is
+    laid face down as a 过 card answering them all (a 经牌 never does: it is no natural card)."""
+    if kind in JING:
+        return frozenset()
+    return frozenset(p for p in pending if POINTS[kind] in PARTNERS[p])
+
+
+def guo_obliges(answered: frozenset[int], kind: int) -> bool:
+    """5.6: a passing card of ``kind`` must be taken with the 过 card that answered its value."""
+    return kind not in JING and POINTS[kind] in answered
