@@ -209,3 +209,29 @@ def test_chuanpai_rule_5_6_seed_rule_3_card_drawn_later_is_set_aside_and_must_ta
 def test_chuanpai_p_6_one_drawn_card_answers_every_trigger_it_partners():
     assert analysis.guo_answers(frozenset({2, 12, 6}), kind("人牌")) == {2, 12}
     assert analysis.guo_answers(frozenset({9, 7}), kind("斧头")) == {9}
+
+
+def test_chuanpai_rule_4_4_an_of_5_7_10_and_yan_are_compulsory():
+    assert analysis.laydown_sets(hand("梅子 梅子 梅子 天牌")) == (((kind("梅子"),) * 3, True),)
+    assert analysis.laydown_sets(hand("高高 二五 三四")) == ((cards.SEVENS, True),)
+
+
+def test_chuanpai_p_5_four_identical_are_only_a_kong():
+    assert analysis.laydown_sets(hand("斧头 斧头 斧头 斧头")) == (((kind("斧头"),) * 4, True),)
+
+
+def test_chuanpai_rule_5_4_c_an_optional_in_qitou():
+    assert analysis.laydown_sets(hand("长三 长三 长三 合牌 合牌 合牌")) == (
+        ((kind("合牌"),) * 3, False), ((kind("长三"),) * 3, False))
+    assert analysis.laydown_sets(hand("长三 长三 长三 合牌")) == (((kind("长三"),) * 3, True),)
+
+
+def test_chuanpai_rule_3_5_jing_and_two_threes_optional_an_four_compulsory_kong():
+    assert analysis.laydown_sets(hand("丁丁 丁丁 财神")) == (((20, 20, 21), False),)
+    assert analysis.laydown_sets(hand("丁丁 丁丁 财神 听用")) == (((20, 20, 21, 22), True),)
+    assert analysis.laydown_sets(hand("丁丁 财神 听用")) == ()
+
+
+def test_chuanpai_p_14_overlapping_compulsory_sets_are_all_offered():
+    sets = analysis.laydown_sets(hand("高高 高高 高高 二五 三四"))
+    assert sets == (((kind("高高"),) * 3, True), (cards.SEVENS, True))

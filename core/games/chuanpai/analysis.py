@@ -228,3 +228,39 @@ def guo_answers(pending: frozenset[int], kind: int) -> frozenset[int]:
 def guo_obliges(answered: frozenset[int], kind: int) -> bool:
     """5.6: a passing card of ``kind`` must be taken with the 过 card that answered its value."""
     return kind not in JING and POINTS[kind] in answered
+
+
+# --- lay-down (4.4, 3.3-3.5, 5.4 c, P-5, P-12, P-14) ----------------------------------------------
+
+def _classes(hand: Hand, same_points: bool) -> list[tuple[int, ...]]:
+    """The hand's natural cards by identity class (3.3), each as its kinds (one per card)."""
+    classes: dict[int, list[int]] = {}
+    for kind, n in enumerate(hand):
+        if n and not is_three_set(kind):
+            key = POINTS[kind] if same_points else kind
+            classes.setdefault(key, []).extend([kind] * n)
+    return [tuple(kinds) for kinds in classes.values()]
+
+
+def laydown_sets(hand: Hand, same_points: bool = False) -> tuple[tuple[tuple[int, ...], bool], ...]:
+    """The sets the hand can lay down in 4.4, each with whether it is compulsory: 暗 of three
+    identical cards and 扛 of four (P-5: four are only a 扛), compulsory unless the 齐头 table
+    (5.4 c) makes them optional; 燕 always compulsory; {经, 3, 3} an optional 暗 and any four of
+    {经, 3} a compulsory 扛 (3.5, P-12). Overlapping sets are all listed: the player chooses the
+    order (P-14)."""
+    out: list[tuple[tuple[int, ...], bool]] = []
+    for kinds in _classes(hand, same_points):
+        if len(kinds) >= 3:
+            qitou = qitou_compulsory(hand, POINTS[kinds[0]])
+            compulsory = True if qitou is None else qitou
+            out.append((kinds[:4] if len(kinds) >= 4 else kinds[:3], compulsory))
+    if all(hand[k] for k in SEVENS):
+        out.append((SEVENS, True))
+    threes, jings = hand[THREE], [k for k in JING if hand[k]]
+    if threes + len(jings) >= 4:
+        out.append(((THREE,) * threes + tuple(jings[:4 - threes]), True))
+    elif threes == 3:
+        out.append(((THREE,) * 3, False))
+    elif threes == 2 and jings:
+        out.append(((THREE, THREE, jings[0]), False))
+    return tuple(out)
