@@ -39,6 +39,7 @@ class Round:
     plays: list[pb.PlayResponse] = field(default_factory=list)
     rejected: int = 0
     score: pb.ScoreResponse | None = None
+    state: bytes = b""  # the finished round's token (the next round of a match deals from it)
 
 
 class Table:
@@ -116,16 +117,20 @@ def _illegal_attempts(rng: random.Random, seat: int, legal: pb.LegalActionsRespo
 
 def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options: dict | None = None,
                seed: bytes | None = None, illegal_rate: float = 0.0, abandon_rate: float = 0.0,
-               max_actions: int = 5000, as_seats: bool = True, card_ids: int = 54, kinds=None) -> Round:
+               max_actions: int = 5000, as_seats: bool = True, card_ids: int = 54, kinds=None,
+               previous: Round | None = None) -> Round:
     """Deal and play one round to the end with random legal choices, then Score it (as the
     owner). ``options`` maps option names to ``referee.v1.OptionValue`` messages; ``card_ids``
     is the game's card space size (GameInfo.card_ids) and ``kinds`` its action kind names
-    (GameInfo.action_kinds), for illegal tries.
+    (GameInfo.action_kinds), for illegal tries. With ``previous`` (a finished round) the round is
+    the next of its match, dealt by the owner from its token.
 
     Raises: BotError when an illegal attempt is accepted; grpc.RpcError on unexpected errors.
     """
-    request = pb.DealRequest(game=game, preset=preset, options=options, seed=seed)
-    round_ = Round(stub.Deal(request))
+    if previous is not None:
+        round_ = Round(stub.Deal(pb.DealRequest(previous_state=previous.state), metadata=Table(previous.deal).owner))
+    else:
+        round_ = Round(stub.Deal(pb.DealRequest(game=game, preset=preset, options=options, seed=seed)))
     deal = round_.deal
     table = Table(deal)
     seats = len(deal.seat_credentials)
@@ -173,6 +178,7 @@ def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options
         if not to_act and not finished:  # a seat's reply shows it only itself when the turn is not public
             to_act = list(stub.GetView(pb.GetViewRequest(state=state, view_seat=0), metadata=table.owner).to_act)
     round_.score = stub.Score(pb.ScoreRequest(state=state), metadata=table.owner)
+    round_.state = state
     return round_
 
 

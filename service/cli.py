@@ -140,7 +140,8 @@ def _print_round(game, played) -> bool:
 
 
 def cmd_selfplay(args) -> int:
-    """`referee selfplay`: bots play N rounds through the API; one JSON summary line."""
+    """`referee selfplay`: bots play N rounds (``--match``: N whole matches) through the API; one JSON
+    summary line."""
     from referee.core.registry import get_game
 
     from . import bots
@@ -152,26 +153,47 @@ def cmd_selfplay(args) -> int:
     games = actions = rejected = 0
     zero_sum = True
     start = time.perf_counter()
+    matches = []
     with _stub(args.target) as stub:
         for i in range(args.games):
             seed = None if args.server_seeds else hashlib.sha256(f"selfplay/{args.seed}/{i}".encode()).digest()
-            try:  # one credential per seat, as real clients hold them
-                played = bots.play_round(stub, rng, game=args.game, preset=args.preset, seed=seed,
-                                         illegal_rate=args.illegal_rate, abandon_rate=args.abandon_rate,
-                                         card_ids=game.notation.id_count, kinds=game.kind_names())
-            except bots.BotError as error:
-                print(json.dumps({"error": str(error), "game_index": i}))
-                return 1
-            s = played.score.settlement
-            totals = [a + b for a, b in zip(totals, s.points)] if totals else list(s.points)
-            outcomes[s.outcome] = outcomes.get(s.outcome, 0) + 1
-            zero_sum = zero_sum and sum(s.points) + s.house == 0
-            games += 1
-            actions += len(played.actions)
-            rejected += played.rejected
-    print(json.dumps({"game": args.game, "games": games, "actions": actions, "rejected_actions": rejected,
-                      "score_totals": totals or [], "outcomes": outcomes, "zero_sum": zero_sum,
-                      "seconds": round(time.perf_counter() - start, 3)}))
+            previous, match_points = None, None
+            while True:
+                try:  # one credential per seat, as real clients hold them
+                    played = bots.play_round(stub, rng, game=args.game, preset=args.preset, seed=seed,
+                                             illegal_rate=args.illegal_rate, abandon_rate=args.abandon_rate,
+                                             card_ids=game.notation.id_count, kinds=game.kind_names(),
+                                             previous=previous)
+                except bots.BotError as error:
+                    print(json.dumps({"error": str(error), "game_index": i}))
+                    return 1
+                s = played.score.settlement
+                totals = [a + b for a, b in zip(totals, s.points)] if totals else list(s.points)
+                outcomes[s.outcome] = outcomes.get(s.outcome, 0) + 1
+                zero_sum = zero_sum and sum(s.points) + s.house == 0
+                games += 1
+                actions += len(played.actions)
+                rejected += played.rejected
+                info = played.score.match
+                if not args.match:
+                    break
+                counted = not (info.void_round or info.void_match)
+                match_points = [a + (b if counted else 0) for a, b in zip(match_points or [0] * len(s.points),
+                                                                       s.points)]
+                if list(info.totals) != match_points and not info.void_match:
+                    print(json.dumps({"error": f"match totals {list(info.totals)} are not the rounds' sum "
+                                               f"{match_points}", "game_index": i}))
+                    return 1
+                if info.over or info.void_match or info.round + 1 > 1000:
+                    matches.append({"rounds": info.round + 1, "totals": match_points, "void": info.void_match})
+                    break
+                previous = played
+    summary = {"game": args.game, "games": games, "actions": actions, "rejected_actions": rejected,
+               "score_totals": totals or [], "outcomes": outcomes, "zero_sum": zero_sum,
+               "seconds": round(time.perf_counter() - start, 3)}
+    if args.match:
+        summary["matches"] = matches
+    print(json.dumps(summary))
     return 0
 
 
@@ -388,6 +410,8 @@ def parser(game_commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--abandon-rate", type=float, default=0.002, help="chance per turn of an escape")
     p.add_argument("--server-seeds", action="store_true",
                    help="let the server draw every seed (a --target without --allow-caller-seed)")
+    p.add_argument("--match", action="store_true",
+                   help="--games whole matches (够级: 局), each round dealt from the last one's token")
     p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("legal", help='legal plays: {"hand": "...", "last": "..."} -> {"moves": [...]}')

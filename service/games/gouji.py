@@ -1,7 +1,6 @@
-"""够级 Gouji (gouji) extras: the bench line of the compiled free-lead generator and ``referee check``.
-
-Served once the game is registered (``service.games.modules`` finds the registered games only);
-until then ``python -m referee.service.games.gouji`` prints the same figures."""
+"""够级 Gouji (gouji) extras: the bench line of the compiled free-lead generator, ``referee check``
+and the deal verifier of ``referee verify`` (``python -m referee.service.games.gouji`` prints the
+bench figures alone)."""
 from __future__ import annotations
 
 import json
@@ -13,6 +12,16 @@ from referee.core import cards, speedups
 from referee.core.games.gouji import rules as gouji
 
 HAND = 36
+
+
+def verify_deal(record: dict, key: bytes, stream) -> dict:
+    """够级's layout (written from the README, not from core): ``shuffle(range(216))`` on the stream
+    ``deal``; card i to seat (start + i) mod 6, ``start`` (a value of the record) the previous
+    回合's 头科, seat 0 in the table's first 回合. Returns check name -> a problem, or "" when it holds."""
+    start = record["values"].get("start", 0)
+    deck = stream(key, "deal").shuffle(range(216))
+    expected = {f"seat{s}": deck[(s - start) % 6::6] for s in range(6)}
+    return {"cards": "" if record["cards"] == expected else "the cards differ from the seed's"}
 
 
 def sample_hands(hands: int = 200, seed: int = 20) -> list[tuple[int, int]]:

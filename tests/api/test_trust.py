@@ -31,6 +31,20 @@ from .conftest import error_of
 GAME_IDS = sorted(GAMES)
 
 
+def leave_until_finished(stub, reply, owner, left=()):
+    """ABANDON as the game's abandon policy says: the round ended (END_ROUND), or the owner makes
+    the other seats leave one by one until it ends (OUT_OF_PLAY, 够级's 大落)."""
+    left = set(left)
+    seat = 0
+    while not reply.finished:
+        while seat in left:
+            seat += 1
+        reply = stub.Play(pb.PlayRequest(state=reply.state, action=actions_pb2.Action(seat=seat, kind="ABANDON")),
+                          metadata=owner)
+        left.add(seat)
+    return reply
+
+
 @pytest.fixture(scope="module")
 def prod():
     """A server as deployed: no caller seeds. (raw stub, the server)"""
@@ -104,7 +118,10 @@ def test_a_seat_cannot_act_or_ask_as_another_seat(raw_stub, game):
     _expect(raw_stub.Play, pb.PlayRequest(state=table.state, action=abandon), grpc.StatusCode.PERMISSION_DENIED,
             "NOT_YOUR_SEAT", table.seats[seat])
     # the owner may make a seat leave (a player who left the table)
-    assert raw_stub.Play(pb.PlayRequest(state=table.state, action=abandon), metadata=table.owner).finished
+    reply = raw_stub.Play(pb.PlayRequest(state=table.state, action=abandon), metadata=table.owner)
+    assert reply.finished or GAMES[game].abandon_policy == "out_of_play"
+    _expect(raw_stub.Play, pb.PlayRequest(state=reply.state, action=abandon),
+            grpc.StatusCode.FAILED_PRECONDITION, "GAME_OVER" if reply.finished else "SEAT_LEFT", table.owner)
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
@@ -210,11 +227,14 @@ def test_fork_and_abandon_reveals_nothing(raw_stub, game):
     seat = table.to_act[0]
     fork = raw_stub.Play(pb.PlayRequest(state=table.state, action=actions_pb2.Action(seat=seat, kind="ABANDON")),
                          metadata=table.seats[seat])
-    assert fork.finished and [v.seat for v in fork.views] == [seat]
+    assert [v.seat for v in fork.views] == [seat]
     others = set().union(*(h for s, h in hands.items() if s != seat))
     assert not _shown(fork.views[0]) & others
     for event in fork.events:
         assert not set(event.cards.ids) & others
+    if not fork.finished:  # OUT_OF_PLAY: the seat is out and the round goes on; its owner ends it
+        assert GAMES[game].abandon_policy == "out_of_play"
+        fork = leave_until_finished(raw_stub, fork, table.owner, {seat})
     for meta in (table.seats[seat], ()):
         score = raw_stub.Score(pb.ScoreRequest(state=fork.state), metadata=meta)
         assert not score.seed and not score.client_entropy and not score.seat_entropy and not score.deal.game
@@ -320,7 +340,8 @@ def test_commit_before_entropy_and_every_party_changes_the_deal(prod, game):
             grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST")
     owner = (bearer(deals[0].owner_credential),)
     state = deals[0].state
-    finished = stub.Play(pb.PlayRequest(state=state, action=actions_pb2.Action(seat=0, kind="ABANDON")), metadata=owner)
+    finished = leave_until_finished(stub, stub.Play(pb.PlayRequest(
+        state=state, action=actions_pb2.Action(seat=0, kind="ABANDON")), metadata=owner), owner, {0})
     score = stub.Score(pb.ScoreRequest(state=finished.state), metadata=owner)
     assert hashlib.sha256(score.seed).digest() == commit.commitment
     assert score.client_entropy == b"owner entropy" and list(score.seat_entropy) == entropy

@@ -418,3 +418,33 @@ def test_gouji_hypothesis_ju_playouts_conserve_cards_and_balance(seed, biesan, s
     rounds = play_ju(seed, options, abandon=0.002, check=False)
     for r in rounds:
         assert sorted(c for zone in G.card_zones(r).values() for c in zone) == list(range(216))
+
+
+def test_gouji_capabilities_classify_compare_and_hints():
+    o = G.Options()
+    assert [c.kind for c in G.classify("RJ RJ TH TS TD", o)] == ["gouji"] and not G.classify("5S 6S", o)
+    assert G.compare("9S 9H 9D 9C 9S", "2S 2H 8S 8H 8D", o)[0]  # 3.3: five 9s beat 2×钱 + 3×8
+    assert G.compare("RJ RJ TH TS TD", "BJ BJ 9H 9S 9D", o)[0]
+    assert not G.compare("RJ RJ 8H 8S 8D", "BJ BJ 9H 9S 9D", o)[0]
+    with pytest.raises(Exception):
+        G.compare("5S 6S", "7S", o)
+    assert G.hint_strings("5S 5H 2S BJ", "", o) == [rules.play_text(p) for p in
+                                                    rules.hot.free_leads(*rules.counts_of([2, 2, 12, 13]))]
+    # a 够级牌 not from the 对头 is answered by burns only (13.3 d): two naturals and no joker left fail
+    hand = "QS QH QD 2S 4S 5H"
+    assert "2QQQ" in G.hint_strings(hand, "JS JH JD JC", o, {"duitou": "1"})
+    assert "2QQQ" not in G.hint_strings(hand, "JS JH JD JC", o)
+    big = " ".join(["RJ", "RJ", "BJ", "BJ", "2S", "2H", "2D"] + [f"{r}S {r}H {r}D" for r in "3456789TJQKA"][:9])
+    hints = G.hint_strings(big, "", o)
+    assert len(rules.hot.free_leads(*rules.counts_of(rules.NOTATION.ranks_of(ids(big))))) > g.HINT_LIMIT
+    assert hints[0].startswith("3") and all("+2:0-3 +B:0-2 +R:0-2" in h for h in hints)
+
+
+def test_gouji_dealt_record_is_the_shuffle_dealt_from_the_start_seat():
+    s = G.deal(G.Options(), b"d" * 32, match=Match(1, (0,) * 6, carry(order=(3, 1, 2, 0, 4, 5))))
+    cards, values = G.dealt(s)
+    assert values["start"] == 3 and s.to_act == (3,)  # 6.2: from the previous 头科
+    for _ in range(6):
+        s, events = G.apply(s, Action(s.to_act[0], "PASS"))
+    dealt = {f"seat{e.seat}": set(e.cards) for e in events if e.type == "DEAL"}
+    assert {k: set(v) for k, v in cards.items()} == dealt and values["first_leader"] == s.leader

@@ -37,10 +37,11 @@ from __future__ import annotations
 from typing import Annotated, NamedTuple
 
 from ... import cards as cardlib
+from ... import rng
 from ...asking import Ask, AskInTurn, queue_in_order
 from ...codec import Index, Mask, Seq, Small
-from ...errors import Reason
-from ...game import (ABANDON, COMMON_KINDS, OUT_OF_PLAY, PASS, PLAY, Action, ActionKind, Combo, Event, EventType,
+from ...errors import InvalidAction, Reason
+from ...game import (ABANDON, COMMON_KINDS, EMPTY, OUT_OF_PLAY, PASS, PLAY, Action, ActionKind, Combo, Event, EventType,
                      Finished, Game, Knowledge, Match, SeatView, Settlement, Verdict, View, held)
 from ...tricks import Trick, TrickMove, TrickPlay, seats_in
 from . import rules
@@ -930,7 +931,7 @@ class Gouji(Game):
         return bool(state.void) and state.options.void_ju
 
     def match_over(self, state):
-        return rules.chuan_san_hu(order_of(state)) or state.match.round + 1 >= state.options.ju_length
+        return not state.void and rules.chuan_san_hu(order_of(state)) or state.match.round + 1 >= state.options.ju_length
 
     def _carry(self, finished):
         if finished.void:  # 9.2: the tribute owed into a void 回合 is paid again in the replay
@@ -941,8 +942,13 @@ class Gouji(Game):
         return self._carry(finished)  # 6.2: the next 局 starts from the last 头科; no tribute (5.1)
 
     def dealt(self, state):
-        hands, leader = _dealt_hands(state)
-        return {f"seat{s}": cardlib.from_mask(h) for s, h in enumerate(hands)}, {"first_leader": leader}
+        """1.4: the 216 ids shuffled on the stream ``deal``, card i to seat (start + i) mod 6, start
+        the 6.2 starting seat (value ``start``); ``first_leader`` as 上班 named it."""
+        _, leader = _dealt_hands(state)
+        start = _start(state.match)
+        deck = rng.Stream(rng.deal_key(state.seed, state.entropy), "deal").shuffle(range(rules.NOTATION.id_count))
+        return ({f"seat{s}": tuple(deck[(s - start) % SEATS::SEATS]) for s in range(SEATS)},
+                {"start": start, "first_leader": leader})
 
     def card_zones(self, state):
         if not state.dealt:
@@ -968,5 +974,48 @@ class Gouji(Game):
                         seats[s] |= state.hands[mate]
         return Knowledge(state.played, tuple(seats))
 
+
+    # --- stateless helpers (capabilities classify, compare, hints) ----------------------------------
+    def classify(self, cards_text, options):
+        """2.1-2.5: the one reading of the cards (none when they are no play)."""
+        play = rules.play_of_text(cards_text)
+        return [combo_of(play)] if play else []
+
+    def compare(self, a_text, b_text, options):
+        """Does ``a`` beat ``b`` (3.1-3.6)? (beats, a's reading, b's reading).
+
+        Raises:
+            InvalidAction: either is not a play (NOT_A_COMBINATION).
+        """
+        a, b = rules.play_of_text(a_text), rules.play_of_text(b_text)
+        if not a or not b:
+            raise InvalidAction("compare needs two plays (2.1)", Reason.NOT_A_COMBINATION)
+        return bool(hot.beats(a, b, rules.flags_of(options))), combo_of(a), combo_of(b)
+
+    hint_context = {"duitou": "1: the table was played by your 对头 (any beat); else a protected 够级牌 on it "
+                              "is answered by a burn only (13.3 d), an ordinary play by any beat"}
+
+    def hint_strings(self, hand_text, table_text, options, context=EMPTY):
+        """The plays a hint offers (rank strings, high cards first): on a free lead every play, or,
+        past ``HINT_LIMIT`` plays, the grouped hints of ``rules.grouped_leads``
+        (``T1-4 +2:0-3 +B:0-2 +R:0-1``); on a table the plays that beat it, burns only when the
+        table is a 够级牌 not played by your 对头."""
+        ids, are_cards = rules.NOTATION.parse_cards_or_ranks(hand_text)
+        counts = rules.counts_of(rules.NOTATION.ranks_of(ids) if are_cards else ids)
+        table = rules.play_of_text(table_text) if table_text.strip() else 0
+        if table_text.strip() and not table:
+            raise InvalidAction(f"the table is no play: {table_text[:40]!r}", Reason.NOT_A_COMBINATION)
+        if not table:
+            plays = hot.free_leads(*counts)
+            if len(plays) > HINT_LIMIT:
+                return [group.text() for group in rules.grouped_leads(counts)]
+        else:
+            plays = hot.beating_plays(*counts, table, rules.flags_of(options))
+            if hot.is_gouji(table) and context.get("duitou", "0") != "1":
+                plays = [p for p in plays if hot.can_burn_out(*hot.minus(*counts, p))]
+        return [rules.play_text(p) for p in plays]
+
+
+HINT_LIMIT = 256  # a free lead's plays listed one by one up to this many; past it, grouped hints
 
 GOUJI = Gouji()
