@@ -633,6 +633,11 @@ class Game:
         reading of the table). Raises: Unsupported unless the game implements it."""
         raise Unsupported(f"{self.id} has no text hints", Reason.UNSUPPORTED)
 
+    def hint_groups(self, state, seat: int) -> list[str]:
+        """The legal plays of ``seat`` as the game's grouped hints, for a LegalActions answer too
+        long to list them all (``LegalActionsResponse.groups``); none by default."""
+        return []
+
     def hint_json(self, hand_text: str, table_text: str, options, context: Mapping[str, str] = EMPTY) -> str:
         """``{"moves": hint_strings(...)}`` as JSON text (a game may write it faster)."""
         import json

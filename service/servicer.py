@@ -50,6 +50,7 @@ ANSWER_ROOM = MAX_ANSWER_BYTES - (64 << 10)  # what a batch's results or a repla
 # upper bounds of one JudgeBatch item's answer, checked before any work: a LegalActions answer
 # holds up to a few hundred actions of ~150 bytes, a Play one view and its events
 ITEM_BYTES = {"validate": 1 << 10, "play": 8 << 10, "legal_actions": 64 << 10}
+LEGAL_BYTES = 60 << 10  # a LegalActions answer's actions and groups (LegalActionsResponse.truncated)
 VIEW_BYTES = 4 << 10  # a view with its share of a replay step (a mahjong view ~ 2.5 KB)
 
 log = logging.getLogger(__name__)
@@ -368,8 +369,22 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         _require_seat(self._caller(table, context, credential), request.seat, "ask the legal actions of")
         legal = game.legal_actions(state, request.seat)
         notation = game.notation
-        entries = b"".join([_legal_action_entry(a, c, notation) for a, c in legal])
+        parts = [_legal_action_entry(a, c, notation) for a, c in legal]
+        entries = b"".join(parts)
         out = pb.LegalActionsResponse() if out is None else out
+        if len(entries) > LEGAL_BYTES:  # keep the answer within its budget: what fits, and the groups
+            groups = game.hint_groups(state, request.seat)
+            room = LEGAL_BYTES - sum(len(g.encode()) + 4 for g in groups)
+            order = [i for i, (a, _) in enumerate(legal) if not a.cards] + [i for i, (a, _) in enumerate(legal) if a.cards]
+            kept, size = [], 0
+            for i in order:
+                if size + len(parts[i]) > room:
+                    break
+                kept.append(i)
+                size += len(parts[i])
+            entries = b"".join(parts[i] for i in sorted(kept))
+            out.truncated = True
+            out.groups.extend(groups)
         out.MergeFromString(entries)
         out.can_pass = any(a.kind == PASS for a, _ in legal)
         return out

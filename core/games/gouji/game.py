@@ -992,6 +992,12 @@ class Gouji(Game):
             raise InvalidAction("compare needs two plays (2.1)", Reason.NOT_A_COMBINATION)
         return bool(hot.beats(a, b, rules.flags_of(options))), combo_of(a), combo_of(b)
 
+    def hint_groups(self, state, seat):
+        """A free lead's plays as ``rules.grouped_leads`` (at most 13 groups); a beat lists few."""
+        if state.phase != PLAYING or state.trick.top or seat not in state.to_act:
+            return []
+        return [group.text() for group in rules.grouped_leads(rules.counts_of_mask(state.hands[seat]))]
+
     hint_context = {"duitou": "1: the table was played by your 对头 (any beat); else a protected 够级牌 on it "
                               "is answered by a burn only (13.3 d), an ordinary play by any beat"}
 
