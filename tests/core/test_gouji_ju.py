@@ -448,3 +448,56 @@ def test_gouji_dealt_record_is_the_shuffle_dealt_from_the_start_seat():
         s, events = G.apply(s, Action(s.to_act[0], "PASS"))
     dealt = {f"seat{e.seat}": set(e.cards) for e in events if e.type == "DEAL"}
     assert {k: set(v) for k, v in cards.items()} == dealt and values["first_leader"] == s.leader
+
+
+def _siji_table(**options):
+    s = g.new_state(masks("5S", "6S", "7S", "8S", "KS KH 9S", "AS AH RJ"), 4, g.Options(**options))
+    return s._replace(revolution=1 << 1, rev=1, yaotou_left=3)
+
+
+def test_gouji_rule_9_5_siji_closes_the_trick_by_default():
+    s, events = answer(_siji_table(), 4, "PLAY", "KS KH")
+    assert "SIJI" in [e.type for e in events] and s.to_act == (4,) and not s.trick.top
+
+
+def test_gouji_variant_g10_kelei_burnable_siji_may_be_burned():
+    s, events = answer(_siji_table(kelei_burnable=True), 4, "PLAY", "KS KH")
+    assert "SIJI" in [e.type for e in events] and s.to_act == (5,) and g.right_of(s, 5) == g.BURN
+    s, events = answer(s, 5, "PLAY", "AS AH")
+    assert "BURN" in [e.type for e in events] and s.burns[5] == 4
+
+
+def _opening(play, **options):
+    s = g.new_state(masks(play + " 5S", "6S", "7S", "8S", "9S", "TS"), 0, g.Options(**options))
+    s, _ = answer(s, 0, "PLAY", play)
+    while s.to_act != (0,):
+        s, _ = answer(s, s.to_act[0], "PASS")
+    return s.opened >> 0 & 1
+
+
+def test_gouji_rule_17_1_and_variants_g21_what_opens():
+    assert _opening("QS QH 2S") and _opening("2S 2H")  # 17.1: a protected 够级牌 still on top
+    assert not _opening("QS QH 2S", exclude_attached_2=True) and _opening("2S 2H", exclude_attached_2=True)
+    assert not _opening("2S 2H", exclude_pure_2=True) and _opening("QS QH 2S", exclude_pure_2=True)
+    assert not _opening("9S 9H")  # no 够级牌
+
+
+def test_gouji_variant_g5_daluo_leads_in_the_ju_s_later_rounds():
+    s = G.deal(G.Options(first_leader="daluo_leads"), b"l" * 32, match=Match(1, (0,) * 6, carry(opened=63)))
+    for _ in range(6):
+        s, _ = G.apply(s, Action(s.to_act[0], "PASS"))
+    assert s.leader == 5  # the previous 大落
+
+
+def test_gouji_variant_g14_exchange_one_each():
+    s, _ = at_tribute(RICH, carry(opened=0b111111), exchange_one_each=True)
+    dian = [(a.to, a.seat, a.amount) for a in g.payments(s) if a.task == g.T_DIAN]
+    assert sorted(dian) == [(0, 3, 1), (1, 4, 1), (2, 5, 1), (3, 0, 1), (4, 1, 1), (5, 2, 1)]
+
+
+def test_gouji_rule_6_3_a_first_leader_in_revolution_passes_the_lead():
+    s = geming(POOR, leader=1)
+    s, _ = answer(s, 1, "REVOLT")
+    s, _ = answer(s, 2, "PASS")
+    s, events = answer(s, 4, "PASS")
+    assert s.to_act == (2,) and ("LEAD", 2) in [(e.type, e.seat) for e in events]
