@@ -19,10 +19,11 @@ every table has N (per Locust process): a run bounded by work, whatever the mach
 They play as a platform does (README, "Seats, owner and fair deals"): the server draws every
 seed; Deal returns one credential per seat and the owner's. ``GamesUser`` and ``ValidateUser``
 relay players: each seat asks LegalActions, Validates and Plays with its own credential (and
-sees its own view); in a simultaneous decision (an mcr claim window asks all three other
-seats) each awaited seat's Play comes back as a sealed answer and the owner applies them all in
-one Play; a player who leaves is ABANDONed by the owner; the owner Scores (and checks the seed
-against the deal's commitment). ``BatchUser`` is a backend acting as the owner for every seat.
+sees its own view); the tables are SEAT_PLAY_RELAYED (the default): each awaited seat's Play
+comes back as a sealed answer (in a simultaneous decision, an mcr claim window, every awaited
+seat's) and the owner applies them in one Play; a player who leaves is ABANDONed by the owner
+(in an out_of_play game, 够级, the round goes on); the owner Scores (``reveal_abandoned``: it saw
+the round end) and checks the seed against the deal's commitment. ``BatchUser`` is a backend acting as the owner for every seat.
 
 Users (pick one or more by class name on the locust command line; ``referee load --profile``
 does it): ``GamesUser`` (Deal, per turn LegalActions, often Validate, Play, then Score; a few
@@ -344,18 +345,19 @@ class GameUser(RefereeUser):
             table, seats = Table(deal), len(deal.views)
             hands = Hands(deal.views)
             state, seq, to_act, finished = deal.state, deal.seq, list(deal.to_act), False
-            calls = 1
+            calls, left = 1, set()
             while not finished:
                 if seq >= MAX_ACTIONS:
                     raise CheckFailed(f"round not finished after {MAX_ACTIONS} actions")
-                if self.rng.random() < ABANDON_RATE:  # a player left: the owner abandons for the seat
-                    leaver = self.rng.randrange(seats)
+                if self.rng.random() < ABANDON_RATE and len(left) < seats:  # a player left: the owner abandons for him
+                    leaver = self.rng.choice([s for s in range(seats) if s not in left])
+                    left.add(leaver)  # an out_of_play game (够级) goes on without him
                     reply = self.call("Play", pb.PlayRequest(state=state, action=actions_pb2.Action(
                         seat=leaver, kind="ABANDON"), expected_seq=seq), metadata=table.owner)
                     check_play(reply, seq + 1, range(seats))
                     calls += 1
                     state, seq, to_act, finished = reply.state, reply.seq, list(reply.to_act), reply.finished
-                    name += ABANDONED
+                    name += "" if name.endswith(ABANDONED) else ABANDONED
                     continue
                 reply, answers = None, []
                 for seat in to_act:
@@ -384,7 +386,8 @@ class GameUser(RefereeUser):
                     to_act = list(self.call("GetView", pb.GetViewRequest(state=state, view_seat=0),
                                             metadata=table.owner).to_act)
                     calls += 1
-            score = self.call("Score", pb.ScoreRequest(state=state), metadata=table.owner)
+            # the platform saw the round end, abandoned or not: it may reveal the seed
+            score = self.call("Score", pb.ScoreRequest(state=state, reveal_abandoned=True), metadata=table.owner)
             check_score(score, deal, seats, game)
             self.game_event(name, started, calls + 1)
             played_out = not name.endswith(ABANDONED)
@@ -576,7 +579,7 @@ class BatchUser(RefereeUser):
             seats = len(t[6])
             check_play(reply, t[5] + 1, range(seats))
             if reply.finished:
-                score = self.call("Score", pb.ScoreRequest(state=reply.state),
+                score = self.call("Score", pb.ScoreRequest(state=reply.state, reveal_abandoned=True),
                                   metadata=(bearer(t[2].owner_credential),))
                 check_score(score, t[2], seats, t[3])
                 name, started = self.close(key, True)[:2]

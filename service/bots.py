@@ -1,8 +1,8 @@
 """Bots: clients of the gRPC API that play whole rounds by choosing among LegalActions.
 
 They know no rules, and hold what real clients hold: with ``as_seats`` each seat plays with its
-own credential (it sees only its own view; in a simultaneous decision its answer comes back
-sealed and the table's owner, the harness here, applies the answers), otherwise the owner acts
+own credential (it sees only its own view; its move comes back sealed, on a SEAT_PLAY_RELAYED
+table as in a simultaneous decision, and the table's owner, the harness here, applies it), otherwise the owner acts
 for every seat. Their illegal attempts are built from what the API says: a legal action sent by
 a seat that is not awaited, a play holding a card the seat does not have, a pass when
 LegalActions says passing is not legal (in a game whose kinds have no PASS: an unknown kind), an
@@ -118,7 +118,7 @@ def _illegal_attempts(rng: random.Random, seat: int, legal: pb.LegalActionsRespo
 def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options: dict | None = None,
                seed: bytes | None = None, illegal_rate: float = 0.0, abandon_rate: float = 0.0,
                max_actions: int = 5000, as_seats: bool = True, card_ids: int = 54, kinds=None,
-               previous: Round | None = None) -> Round:
+               previous: Round | None = None, seat_play: int = 0) -> Round:
     """Deal and play one round to the end with random legal choices, then Score it (as the
     owner). ``options`` maps option names to ``referee.v1.OptionValue`` messages; ``card_ids``
     is the game's card space size (GameInfo.card_ids) and ``kinds`` its action kind names
@@ -130,7 +130,8 @@ def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options
     if previous is not None:
         round_ = Round(stub.Deal(pb.DealRequest(previous_state=previous.state), metadata=Table(previous.deal).owner))
     else:
-        round_ = Round(stub.Deal(pb.DealRequest(game=game, preset=preset, options=options, seed=seed)))
+        round_ = Round(stub.Deal(pb.DealRequest(game=game, preset=preset, options=options, seed=seed,
+                                                seat_play=seat_play)))
     deal = round_.deal
     table = Table(deal)
     seats = len(deal.seat_credentials)
@@ -143,6 +144,8 @@ def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options
             who = table.seats[leaver] if as_seats else table.owner
             reply = stub.Play(pb.PlayRequest(state=state, action=actions_pb2.Action(seat=leaver, kind="ABANDON"),
                                              expected_seq=seq), metadata=who)
+            if reply.answer:  # a relayed move (SEAT_PLAY_RELAYED): the owner applies it
+                reply = stub.Play(pb.PlayRequest(state=state, answers=[reply.answer]), metadata=table.owner)
             round_.actions.append(actions_pb2.Action(seat=leaver, kind="ABANDON"))
             round_.plays.append(reply)
             state, seq, to_act, finished = reply.state, reply.seq, list(reply.to_act), reply.finished
@@ -177,7 +180,8 @@ def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options
         state, seq, to_act, finished = reply.state, reply.seq, list(reply.to_act), reply.finished
         if not to_act and not finished:  # a seat's reply shows it only itself when the turn is not public
             to_act = list(stub.GetView(pb.GetViewRequest(state=state, view_seat=0), metadata=table.owner).to_act)
-    round_.score = stub.Score(pb.ScoreRequest(state=state), metadata=table.owner)
+    # the owner saw the round end (abandoned or not): it may reveal the seed
+    round_.score = stub.Score(pb.ScoreRequest(state=state, reveal_abandoned=True), metadata=table.owner)
     round_.state = state
     return round_
 

@@ -32,7 +32,7 @@ import grpc
 from referee.core import rng
 from referee.core.errors import (IllegalAction, InvalidAction, LimitExceeded, PermissionDenied, Reason, RefereeError,
                                  Unauthenticated, error_for)
-from referee.core.game import PASS, Action, Game, event_for
+from referee.core.game import ABANDON, PASS, Action, Game, event_for
 from referee.core.registry import GAMES, get_game
 from referee.v1 import referee_service_pb2 as pb
 from referee.v1 import referee_service_pb2_grpc as pb_grpc
@@ -40,7 +40,7 @@ from referee.v1 import state_pb2
 
 from . import convert, errors
 from .credentials import OWNER, OWNER_CALLER, Caller, Credentials, from_metadata
-from .token import ANSWER, CALLER_SEED, SEED, TABLE_BYTES, Sealer, check_seq
+from .token import ABANDONED, ANSWER, CALLER_SEED, DIRECT, SEED, TABLE_BYTES, Sealer, check_seq
 
 MAX_REPLAY_ACTIONS = 1000
 MAX_POINTS = 10**15  # |cumulative_points|: far from int64 overflow
@@ -103,6 +103,14 @@ def _events(game: Game, events, view_seat: int | None, states, into=None):
             allowed |= game.knowledge(state).allowed(view_seat)
         events = [event_for(e, allowed) for e in events]
     return convert.events(events, game.notation, into)
+
+
+def _deliveries(game: Game, state, events, states, test_deal: bool) -> list:
+    """Each seat's share (its view and the events as it may see them), then the spectators'."""
+    seats = tuple(range(state.num_seats)) + (-1,)
+    views = _views(game, state, seats, test_deal=test_deal)
+    return [pb.Delivery(seat=seat, view=view, events=_events(game, events, seat, states))
+            for seat, view in zip(seats, views)]
 
 
 class Table(NamedTuple):
@@ -214,15 +222,15 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         if not request.previous_state:
             game, options = self._setup(request)
             return game, options, request.seats, None, os.urandom(TABLE_BYTES), 0
-        if request.game or request.preset or request.options or request.seats:
-            raise InvalidAction("the next round of a match takes its game, options and seats from "
-                                "previous_state: leave game, preset, options and seats empty",
+        if request.game or request.preset or request.options or request.seats or getattr(request, "seat_play", 0):
+            raise InvalidAction("the next round of a match takes its game, options, seats and seat-play mode "
+                                "from previous_state: leave game, preset, options, seats and seat_play unset",
                                 Reason.MALFORMED_REQUEST)
         finished = self._open(request.previous_state)
         _require_owner(self._caller(finished, context), "deal the next round of a match")
         state = finished.state
         return (finished.game, state.options, state.num_seats, finished.game.next_round(state),
-                finished.table, finished.flags)
+                finished.table, finished.flags & ~ABANDONED)
 
     # --- RPCs -----------------------------------------------------------------------------------
     def ListGames(self, request, context):
@@ -239,6 +247,8 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         seed, owner_entropy = self._seed(request)
         if request.HasField("seed"):
             flags |= CALLER_SEED
+        if request.seat_play == pb.SEAT_PLAY_DIRECT:
+            flags |= DIRECT
         _check_entropy(owner_entropy, request.seat_entropy, game.max_seats)
         state = game.deal(options, seed, rng.entropy(owner_entropy, request.seat_entropy), seats, match)
         _check_entropy(owner_entropy, request.seat_entropy, state.num_seats)
@@ -252,7 +262,10 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
                                events=_events(game, game.deal_events(state), view_seat, (state,)),
                                match=convert.match_info(state.match),
                                seat_credentials=[self.credentials.make(table_id, s) for s in range(state.num_seats)],
-                               owner_credential=self.credentials.make(table_id, OWNER))
+                               owner_credential=self.credentials.make(table_id, OWNER),
+                               seat_play=pb.SEAT_PLAY_DIRECT if flags & DIRECT else pb.SEAT_PLAY_RELAYED,
+                               deliveries=_deliveries(game, state, game.deal_events(state), (state,),
+                                                      table.test_deal) if request.deliveries else ())
 
     def _seed(self, request) -> tuple[bytes, bytes]:
         """(seed, owner's entropy) of a Deal: sealed by Commit, the caller's (tests only), or new."""
@@ -310,14 +323,18 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
                 raise InvalidAction("give either an action or answers", Reason.MALFORMED_REQUEST)
             events = []
             for answer in request.answers:
-                state, new = game.apply(state, self._answer(table._replace(state=state), answer))
+                action = self._answer(table._replace(state=state), answer)
+                state, new = game.apply(state, action)
                 events += new
         else:
             action = convert.action_in(request.action, game)
             _require_seat(caller, action.seat, "act")
-            if not caller.owner and game.phases[state.phase].simultaneous and action.kind in game.phases[state.phase].kinds:
-                return self._seal_answer(table, action, out)  # secret until the owner resolves
+            if not caller.owner and (not table.flags & DIRECT or (game.phases[state.phase].simultaneous and
+                                                                   action.kind in game.phases[state.phase].kinds)):
+                return self._seal_answer(table, action, out)  # relayed, or secret until the owner resolves
             state, events = game.apply(state, action)
+        if state.finished and action.kind == ABANDON:  # Score reveals its seed only when asked
+            table = table._replace(flags=table.flags | ABANDONED)
         table = table._replace(state=state)
         view_seat = _optional(request, "view_seat")
         seats = _seats_of(caller, state, view_seat)
@@ -327,6 +344,9 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         _views(game, state, seats, into=out.views, test_deal=table.test_deal)
         out.state, out.seq, out.state_digest, out.finished = token, state.step, digest, state.finished
         out.to_act.extend(game.to_act_for(state, _awaited_as(caller)))
+        if request.deliveries:
+            _require_owner(caller, "ask for every seat's share")
+            out.deliveries.extend(_deliveries(game, state, events, (before, state), table.test_deal))
         return out
 
     def _seal_answer(self, table: Table, action: Action, out) -> pb.PlayResponse:
@@ -337,7 +357,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
             raise error_for(verdict.reason, verdict.message)
         action = verdict.action or action
         payload = marshal.dumps((action.seat, action.kind, action.cards, action.ranks, action.value,
-                                 action.declared), 2)
+                                 action.declared, state.match.number, state.match.round), 2)
         out.answer = self.sealer.seal(game.id, state.step, payload, table.table, kind=ANSWER)
         out.seq = state.step
         out.to_act.extend(game.to_act_for(state, action.seat))
@@ -351,14 +371,23 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         opened = self.sealer.open(token, table.game.id, kind=ANSWER)
         if opened.table != table.table:
             raise InvalidAction("a sealed answer of another table", Reason.STATE_TOKEN_INVALID)
-        phase = table.game.phases[table.state.phase]
-        if not phase.simultaneous or not phase.opened_at(table.state) <= opened.seq <= table.state.step:
-            raise IllegalAction("a sealed answer to another decision than the one awaited", Reason.STALE_STATE)
+        state = table.state
+        phase = table.game.phases[state.phase]
+        if phase.simultaneous:
+            if not phase.opened_at(state) <= opened.seq <= state.step:
+                raise IllegalAction("a sealed answer to another decision than the one awaited", Reason.STALE_STATE)
+        elif opened.seq != state.step:  # a relayed move: made on this very state
+            raise IllegalAction(f"a relayed move made at step {opened.seq}, not on this state (step {state.step})",
+                                Reason.STALE_STATE)
         try:
-            seat, kind, cards, ranks, value, declared = marshal.loads(opened.payload)
-            return Action(seat, kind, tuple(cards), tuple(ranks), value, declared)
+            seat, kind, cards, ranks, value, declared, number, round_ = marshal.loads(opened.payload)
+            action = Action(seat, kind, tuple(cards), tuple(ranks), value, declared)
         except (ValueError, TypeError, EOFError):
             raise InvalidAction("a sealed answer that does not decode", Reason.STATE_TOKEN_INVALID) from None
+        if (number, round_) != (state.match.number, state.match.round):
+            raise IllegalAction(f"an answer sealed in round {round_} of match {number}, not in this round "
+                                f"({state.match.round} of match {state.match.number})", Reason.STALE_STATE)
+        return action
 
     def _legal_actions(self, request, context, opened_tokens: dict | None = None, out=None,
                        credential: bytes | None = None) -> pb.LegalActionsResponse:
@@ -448,7 +477,10 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
                                match=convert.match_info(state.match, settlement.points, game.match_over(state),
                                                         not game.round_counts(state), game.voids_match(state)))
         out.settlement.test_deal = table.test_deal
-        if caller.owner:  # the seed reveals every card: the owner's alone, and only now (finished)
+        out.abandoned = bool(table.flags & ABANDONED)
+        # the seed reveals every card: the owner's alone, only now (finished), and for a round that
+        # ended by ABANDON (perhaps a copy of a live round's token) only when asked for
+        if caller.owner and (not out.abandoned or request.reveal_abandoned):
             owner_entropy, seat_entropy = rng.split_entropy(state.entropy)
             out.seed, out.client_entropy = state.seed, owner_entropy
             out.seat_entropy.extend(seat_entropy)

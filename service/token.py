@@ -44,6 +44,8 @@ KEY_BYTES = 32
 TABLE_BYTES = 16
 STATE, SEED, ANSWER = 0, 1, 2  # token kinds
 CALLER_SEED = 1  # flag: dealt from a caller's seed (tests, replays)
+DIRECT = 2  # flag: seats apply their own moves (SEAT_PLAY_DIRECT); without it a seat's move is relayed
+ABANDONED = 4  # flag: the round ended by ABANDON (Score reveals its seed only when asked)
 PAD = 256  # a payload without a fixed size is padded to a multiple of this
 
 log = logging.getLogger(__name__)

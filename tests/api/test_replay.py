@@ -17,8 +17,10 @@ from referee.v1 import referee_service_pb2 as pb
 
 @pytest.fixture(scope="module")
 def played(stub):
-    """Each seat plays with its own credential (and sees its own view); the owner scores."""
-    return bots.play_round(stub, random.Random(7), game="doudizhu", seed=b"replay-seed", illegal_rate=0.3)
+    """Each seat plays with its own credential on a DIRECT table (and sees its own view); the owner
+    scores."""
+    return bots.play_round(stub, random.Random(7), game="doudizhu", seed=b"replay-seed", illegal_rate=0.3,
+                           seat_play=pb.SEAT_PLAY_DIRECT)
 
 
 def _unmarked(messages):

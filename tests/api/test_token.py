@@ -272,7 +272,7 @@ def test_readme_states_the_token_size_of_every_game(stub):
 def test_every_token_of_a_game_has_one_length(stub, game):
     """Over many deals (seeds, entropy and options of every size) and every play of whole rounds
     played by the seats, the next rounds and replays: one length, the game's state_bytes sealed;
-    and the seats' sealed answers one length too (a pass and a claim look alike)."""
+    and the seats' sealed answers and relayed moves one length too (a pass and a claim look alike)."""
     rnd = random.Random(game)
     infos = {o.name: o for o in GAMES[game].option_infos()}
     lengths, answer_lengths, states, answers = set(), set(), 0, 0
@@ -293,10 +293,9 @@ def test_every_token_of_a_game_has_one_length(stub, game):
         lengths.add(len(stub.Deal(pb.DealRequest(game=game, client_entropy=rnd.randbytes(n * 6))).state))
     assert states > 100
     assert lengths == {_token_bytes(game, "k1", GAMES[game].state_bytes)}
-    if game == "mcr":  # claim windows: every other seat answers, sealed
-        assert answers > 30 and len(answer_lengths) == 1
-    elif game == "doudizhu":  # no simultaneous decision
-        assert answers == 0
+    # every seat's move is sealed (SEAT_PLAY_RELAYED; mcr's claim windows too): all of one length,
+    # a pass and a play alike
+    assert answers > 30 and len(answer_lengths) == 1
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

@@ -215,18 +215,28 @@ def test_validate_of_every_card_as_another_seat_is_refused(raw_stub, game):
             grpc.StatusCode.PERMISSION_DENIED, "NOT_YOUR_SEAT", table.seats[seat])
 
 
+@pytest.mark.parametrize("mode", [pb.SEAT_PLAY_RELAYED, pb.SEAT_PLAY_DIRECT])
 @pytest.mark.parametrize("game", GAME_IDS)
-def test_fork_and_abandon_reveals_nothing(raw_stub, game):
-    """A seat abandons on a copy of the token: the finished state shows it no other hand, and
-    Score without the owner's credential has neither seed nor entropy nor deal record."""
+def test_fork_and_abandon_reveals_nothing(raw_stub, game, mode):
+    """A seat abandons on a copy of the token. RELAYED: it gets a sealed move and nothing else
+    (no state, view or event) and cannot apply it; DIRECT (or once the owner applied it): the
+    finished state shows it no other hand, and Score has neither seed nor entropy nor deal
+    record, for the owner too unless it asks (reveal_abandoned)."""
     rnd = random.Random(3)
-    table = Table(raw_stub, game, seed=b"trust fork", client_entropy=b"owner")
+    table = Table(raw_stub, game, seed=b"trust fork", client_entropy=b"owner", seat_play=mode)
+    assert table.deal.seat_play == mode
     for _ in range(5):
         table.advance(rnd)
     hands = table.secrets()
     seat = table.to_act[0]
     fork = raw_stub.Play(pb.PlayRequest(state=table.state, action=actions_pb2.Action(seat=seat, kind="ABANDON")),
                          metadata=table.seats[seat])
+    if mode == pb.SEAT_PLAY_RELAYED:
+        assert fork.answer and not fork.state and not fork.views and not fork.events and not fork.finished
+        _expect(raw_stub.Play, pb.PlayRequest(state=table.state, answers=[fork.answer]),
+                grpc.StatusCode.PERMISSION_DENIED, "OWNER_ONLY", table.seats[seat])
+        fork = raw_stub.Play(pb.PlayRequest(state=table.state, answers=[fork.answer], view_seat=seat),
+                             metadata=table.owner)
     assert [v.seat for v in fork.views] == [seat]
     others = set().union(*(h for s, h in hands.items() if s != seat))
     assert not _shown(fork.views[0]) & others
@@ -236,11 +246,13 @@ def test_fork_and_abandon_reveals_nothing(raw_stub, game):
         assert GAMES[game].abandon_policy == "out_of_play"
         fork = leave_until_finished(raw_stub, fork, table.owner, {seat})
     for meta in (table.seats[seat], ()):
-        score = raw_stub.Score(pb.ScoreRequest(state=fork.state), metadata=meta)
+        score = raw_stub.Score(pb.ScoreRequest(state=fork.state, reveal_abandoned=True), metadata=meta)
         assert not score.seed and not score.client_entropy and not score.seat_entropy and not score.deal.game
         view = raw_stub.GetView(pb.GetViewRequest(state=fork.state), metadata=meta).views[0]
         assert not _shown(view) & (others if meta else set().union(*hands.values()))
     owner = raw_stub.Score(pb.ScoreRequest(state=fork.state), metadata=table.owner)
+    assert owner.abandoned and not owner.seed and not owner.deal.game  # a copy's end reveals nothing
+    owner = raw_stub.Score(pb.ScoreRequest(state=fork.state, reveal_abandoned=True), metadata=table.owner)
     assert owner.seed == b"trust fork" and owner.client_entropy == b"owner"
     # and the real game goes on from the token the seat still holds
     assert raw_stub.LegalActions(pb.LegalActionsRequest(state=table.state, seat=seat), metadata=table.seats[seat]).actions
@@ -342,7 +354,7 @@ def test_commit_before_entropy_and_every_party_changes_the_deal(prod, game):
     state = deals[0].state
     finished = leave_until_finished(stub, stub.Play(pb.PlayRequest(
         state=state, action=actions_pb2.Action(seat=0, kind="ABANDON")), metadata=owner), owner, {0})
-    score = stub.Score(pb.ScoreRequest(state=finished.state), metadata=owner)
+    score = stub.Score(pb.ScoreRequest(state=finished.state, reveal_abandoned=True), metadata=owner)
     assert hashlib.sha256(score.seed).digest() == commit.commitment
     assert score.client_entropy == b"owner entropy" and list(score.seat_entropy) == entropy
     report = verify.verify(json_format.MessageToDict(score))
@@ -359,7 +371,7 @@ def test_referee_verify_reads_a_score_answer(tmp_path, raw_stub):
     table = Table(raw_stub, "mcr", seed=b"verify me")
     finished = raw_stub.Play(pb.PlayRequest(state=table.state, action=actions_pb2.Action(seat=1, kind="ABANDON")),
                              metadata=table.owner)
-    score = raw_stub.Score(pb.ScoreRequest(state=finished.state), metadata=table.owner)
+    score = raw_stub.Score(pb.ScoreRequest(state=finished.state, reveal_abandoned=True), metadata=table.owner)
     path = tmp_path / "score.json"
     path.write_text(json_format.MessageToJson(score))
     out = subprocess.run([sys.executable, "-m", "referee.service.cli", "verify", str(path)], capture_output=True,

@@ -124,8 +124,8 @@ def test_a_round_through_the_server_is_the_core_round(stub, game):
     settlement = game.settle(core)
     as_seat = stub.Score(pb.ScoreRequest(state=token), metadata=seat_meta[0])
     assert list(as_seat.settlement.points) == list(settlement.points) and not as_seat.seed and not as_seat.deal.game
-    score = stub.Score(pb.ScoreRequest(state=token), metadata=owner)
-    assert score.seed == seed and sum(score.settlement.points) + score.settlement.house == 0
+    score = stub.Score(pb.ScoreRequest(state=token, reveal_abandoned=True), metadata=owner)
+    assert score.seed == seed and score.abandoned == (actions[-1].kind == ABANDON) and sum(score.settlement.points) + score.settlement.house == 0
     report = verify.verify(json_format.MessageToDict(score))
     if hasattr(games.modules().get(game.id), "verify_deal"):  # service/games/<game>.py re-derives the deal
         assert report["ok"], report

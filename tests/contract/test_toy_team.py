@@ -325,7 +325,7 @@ def _view(state, seat):
 def test_a_round_with_a_yield_and_a_big_joker_close_through_the_server_is_the_core_round(stub):
     seed = _seed_with_a_yield_and_a_joker_close()
     expected, _, _ = _round(seed)
-    deal = stub.Deal(pb.DealRequest(game=game.id, seed=seed))
+    deal = stub.Deal(pb.DealRequest(game=game.id, seed=seed, seat_play=pb.SEAT_PLAY_DIRECT))  # seats apply
     seat_meta = [(bearer(c),) for c in deal.seat_credentials]
     owner = (bearer(deal.owner_credential),)
     core = game.deal(game.make_options(), seed, b"", 0)
