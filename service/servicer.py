@@ -317,6 +317,8 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         caller = self._caller(table, context, credential)
         out = pb.PlayResponse() if out is None else out
         before = state
+        if request.deliveries:
+            _require_owner(caller, "ask for every seat's share")
         if request.answers:
             _require_owner(caller, "apply sealed answers")
             if request.HasField("action"):
@@ -345,7 +347,6 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         out.state, out.seq, out.state_digest, out.finished = token, state.step, digest, state.finished
         out.to_act.extend(game.to_act_for(state, _awaited_as(caller)))
         if request.deliveries:
-            _require_owner(caller, "ask for every seat's share")
             out.deliveries.extend(_deliveries(game, state, events, (before, state), table.test_deal))
         return out
 
