@@ -1,15 +1,11 @@
-"""够级 Gouji (Qingdao / Shandong: 6 players, 4 packs, two teams), as implemented so far (spec:
-rules/gouji.md; seed seeds/gouji.zh.txt).
+"""够级 Gouji (Qingdao / Shandong: 6 players, 4 packs, two teams) (spec: rules/gouji.md; seed
+seeds/gouji.zh.txt).
 
-Status: NOT YET A REGISTERED GAME. This module holds the options (every variant of the decision
-table G-1 .. G-26, typed, with the spec's defaults, presets and the combinations refused as
-BAD_OPTION), the plays (§2-§4, 13.3 d) on the compiled hot path (``hot``) and the pieces of a
-回合 as functions of plain values. ``game.py`` is a draft of one 回合 of trick play on
-``TrickPlay`` (上班, the 对头 rule, 让, burns with 解烧, success and failure, 四人乱缠, 接风,
-places, scores; 开点 recorded); it is not in ``registry.GAME_PACKAGES``. Not implemented yet:
-买三 and 憋三 play (§7), 预点/明点 (§8), 革命 with 要头/无头 and the 四科 reservation (§9),
-tribute and return as actions (§12; the amounts and card choices are functions here), the 局
-of ``ju_length`` 回合, void 回合, 串三户 ending the 局, ``team_sees_at_10``, bots.
+This module holds the options (every variant of the decision table G-1 .. G-26, typed, with
+the spec's defaults, presets and the combinations refused as BAD_OPTION), the plays (§2-§4,
+13.3 d) on the compiled hot path (``hot``) and the pieces of a 回合 as functions of plain values;
+``game.py`` plays them: the phases of a 回合 (预点, the deal with 上班 and 买三, tribute and 还贡,
+明点, 革命 with 要头, the tricks) and the 局 as the match.
 
 Implemented rules
 2.1 A play: all natural cards (3 to A) of one rank, with any 2s and jokers (``hot.classify``;
@@ -29,7 +25,7 @@ Implemented rules
     a table (``hot.beating_plays``).
 ``check_answer``: one line of ``referee check --game gouji --jsonl`` (README).
 
-Pieces of the 回合, as functions of plain values (not yet wired into a phase)
+Pieces of the 回合, as functions of plain values (``game.py`` wires them into its phases)
 1.1-1.3 ``team``, ``opposite``.
 1.4, 6.1-6.4 ``deal``: the six hands of 36 (216 ids, dealt one at a time from the previous 头科)
     and the first leader (上班, ``deal_race``, ``daluo_leads``; drawn when nobody qualifies);
@@ -202,7 +198,7 @@ def play_text(play: int) -> str:
             + (cardlib.RANKS[rank] * hot.naturals(play) if hot.naturals(play) else ""))
 
 
-# --- pieces of the 回合, as functions of plain values (not yet wired into a phase) -------------
+# --- pieces of the 回合, as functions of plain values (wired into game.py's phases) -----------
 
 NONE, MINGDIAN, YUDIAN = 0, 1, 2  # call(X) of 12.4
 WIN = (1, 2, 4)  # win(X) by call
