@@ -485,7 +485,7 @@ def importing_files(workdir: Path, module: str, tree: Path) -> list[str]:
     """``tests_by_imports`` (seconds of parsing), once per run and module."""
     path = workdir / "imports" / f"{module}.json"
     if not path.exists():
-        path.parent.mkdir(exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)  # a game module's name has folders
         partial = path.with_suffix(f".{os.getpid()}")
         partial.write_text(json.dumps(tests_by_imports(module, tree)))
         partial.replace(path)
@@ -547,6 +547,19 @@ def tests_by_imports(module: str, tree: Path) -> list[str]:
 
 
 def test(args) -> int:
+    """cosmic-ray's test command: 0 when the mutant survives, non-zero when a test kills it; a
+    failure of the command itself prints MUTATION ERROR (the report counts it as an error, never
+    as a kill: a crash here once made every game mutant look killed)."""
+    try:
+        return _test(args)
+    except Exception:
+        import traceback
+
+        print("MUTATION ERROR: the test command failed\n" + traceback.format_exc(), flush=True)
+        return 3
+
+
+def _test(args) -> int:
     workdir = Path(args.workdir)
     meta = json.loads((workdir / "run.json").read_text())
     core, pristine = workdir / f"w{args.worker}" / "core", workdir / "pristine" / "core"
@@ -654,7 +667,8 @@ def report(workdir: Path, fail_on_survivor: bool = False) -> int:
         elif result.test_outcome == TestOutcome.SURVIVED:
             rows[module]["survived"] += 1
             survivors.append((keys[job_id], item, result))
-        elif result.test_outcome == TestOutcome.KILLED and "MUTATION ERROR" not in (result.output or ""):
+        elif (result.test_outcome == TestOutcome.KILLED and "MUTATION ERROR" not in (result.output or "")
+              and "MUTATION core/" in (result.output or "")):  # the command ran the tests (a crash prints nothing)
             rows[module]["killed"] += 1
             if listed(keys[job_id], equivalents):
                 wrongly_listed.append(keys[job_id])  # listed after the run began, yet a test kills it

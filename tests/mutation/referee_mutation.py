@@ -26,7 +26,9 @@ _coverage = None
 if _MAP:
     import coverage
 
-    _coverage = coverage.Coverage(data_file=None, include=[str(Path(_CORE).resolve() / "*.py")],
+    # "*" matches within one folder in newer coverage releases: the game packages need "**"
+    _root = Path(_CORE).resolve()
+    _coverage = coverage.Coverage(data_file=None, include=[str(_root / "*.py"), str(_root / "**" / "*.py")],
                                   config_file=False)
     _coverage.start()  # before the conftests import the game modules: import-time lines count too
 
