@@ -494,6 +494,8 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         view_seat = _optional(request, "view_seat")
         game, options, seats, match, table_id, flags = self._start(request, context)
         views = 1 if view_seat is not None else min(seats or game.default_seats or game.min_seats, game.max_seats)
+        if request.deliveries:  # each seat's share too, and the spectators'
+            views += min(seats or game.default_seats or game.min_seats, game.max_seats) + 1
         if (len(request.actions) + 1) * views * VIEW_BYTES > MAX_ANSWER_BYTES:
             raise LimitExceeded(f"{len(request.actions)} steps with {views} views each could pass "
                                 f"{MAX_ANSWER_BYTES >> 20} MiB: replay with a view_seat, or in parts",
@@ -505,7 +507,8 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         state = game.deal(options, request.seed, rng.entropy(request.client_entropy, request.seat_entropy),
                           seats, match)
         seats_seen = range(state.num_seats) if view_seat is None else _seats_of(OWNER_CALLER, state, view_seat)
-        deal = self._step(game, state, state, game.deal_events(state), view_seat, seats_seen)
+        shares = request.deliveries
+        deal = self._step(game, state, state, game.deal_events(state), view_seat, seats_seen, shares)
         size = deal.ByteSize()
         steps = []
         for index, msg in enumerate(request.actions):
@@ -514,7 +517,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
                 state, events = game.apply(state, convert.action_in(msg, game))
             except RefereeError as error:
                 raise errors.with_metadata(error, action_index=index) from None
-            step = self._step(game, before, state, events, view_seat, seats_seen)
+            step = self._step(game, before, state, events, view_seat, seats_seen, shares)
             size += step.ByteSize() + 8
             if size > ANSWER_ROOM:
                 raise LimitExceeded(f"the replay's answer passes {MAX_ANSWER_BYTES >> 20} MiB at action {index}: "
@@ -528,10 +531,12 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
             out.owner_credential = self.credentials.make(table_id, OWNER)
         return out
 
-    def _step(self, game: Game, before, state, events, view_seat: int | None, seats) -> pb.ReplayStep:
+    def _step(self, game: Game, before, state, events, view_seat: int | None, seats,
+              shares: bool = False) -> pb.ReplayStep:
         return pb.ReplayStep(seq=state.step, state_digest=_digest(game, state, game.pack(state)),
                              events=_events(game, events, view_seat, (before, state)), views=_views(game, state, seats),
-                             to_act=state.to_act, finished=state.finished)
+                             to_act=state.to_act, finished=state.finished,
+                             deliveries=_deliveries(game, state, events, (before, state), False) if shares else ())
 
     def Classify(self, request, context):
         game, options = self._setup(request)

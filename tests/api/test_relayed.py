@@ -184,3 +184,22 @@ def _public(view) -> set[int]:
         for meld in seat.melds:
             shown |= set(meld.cards.ids)
     return shown
+
+
+def test_replay_deliveries_are_the_live_rounds_shares(raw_stub):
+    rnd = random.Random(4)
+    deal = raw_stub.Deal(pb.DealRequest(game="doudizhu", seed=b"replay shares", deliveries=True))
+    owner = (bearer(deal.owner_credential),)
+    state, actions, shares = deal.state, [], [list(deal.deliveries)]
+    for _ in range(8):
+        seat = list(raw_stub.GetView(pb.GetViewRequest(state=state), metadata=owner).to_act)[0]
+        legal = raw_stub.LegalActions(pb.LegalActionsRequest(state=state, seat=seat), metadata=owner).actions
+        action = rnd.choice(list(legal)).action
+        reply = raw_stub.Play(pb.PlayRequest(state=state, action=action, deliveries=True), metadata=owner)
+        state, shares = reply.state, shares + [list(reply.deliveries)]
+        actions.append(action)
+    replay = raw_stub.Replay(pb.ReplayRequest(game="doudizhu", seed=b"replay shares", actions=actions,
+                                              deliveries=True))
+    replayed = [list(replay.deal.deliveries)] + [list(s.deliveries) for s in replay.steps]
+    unmark = lambda ds: [(d.seat, list(d.events), d.view.hand.ids[:], d.view.to_act[:]) for d in ds]  # noqa: E731
+    assert [unmark(d) for d in replayed] == [unmark(d) for d in shares]
