@@ -305,7 +305,12 @@ def lay_options(t, seat: int) -> list[tuple[tuple[int, ...], bool, int]]:
             card = lowest(mask, k)[0]
             picked.append(card)
             mask &= ~(1 << card)
-        out.append((tuple(sorted(picked)), compulsory, -1))
+        cards = tuple(sorted(picked))
+        same = [i for i, o in enumerate(out) if o[0] == cards]  # same_points: three 7s are 暗 and 燕
+        if same:
+            out[same[0]] = (cards, out[same[0]][1] or compulsory, -1)
+        else:
+            out.append((cards, compulsory, -1))
     for i, meld in enumerate(t.melds[seat]):
         if meld_kind(meld) not in (AN_M, PENG_M):
             continue
