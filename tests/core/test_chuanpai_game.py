@@ -242,7 +242,8 @@ def test_chuanpai_rule_5_6a_qi_is_compulsory_like_peng():
 
 
 def test_chuanpai_rule_3_5_three_of_jing_and_3_must_gang_the_fourth():
-    state = table(["[1:2]丁丁 [5:6]斧头", "[1:2]丁丁 财神 听用 [1:6]高高", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二"])
+    state = table(["[1:2]丁丁 [5:6]斧头", "[1:2]丁丁 财神 听用 [1:6]高高 [5:6]斧头 [5:6]斧头", "[5:5]梅子 [5:5]梅子",
+                   "[3:3]长三 [2:2]长二"])
     state, _ = discard(state, 0, "[1:2]丁丁")
     assert 1 in state.to_act and PASS not in legal_kinds(state, 1) and g.GANG in legal_kinds(state, 1)
     assert "3.5" in G.check(state, Action(1, PASS)).message
@@ -585,3 +586,24 @@ def test_chuanpai_c_14_an_face_down_seen_only_by_its_owner(face_down):
 def test_chuanpai_codec_round_trip_and_size():
     state = table(SEVEN, guo={1: [("[1:1]地牌", 1 << 8)]}, melds={2: [(g.PENG_M, 1, "[2:4]二四 [2:4]二四 [2:4]二四")]})
     assert G.unpack(G.pack(state)) == state and len(G.pack(state)) <= G.state_bytes
+
+
+def test_chuanpai_p_9_a_compulsory_take_that_can_win_must_win():
+    # seat 1 must take the 7 (5.4 b: two unpaired [1:6]); 碰 leaves [4:6][4:6]: complete, a win
+    state = table(["[1:6]高高 [5:6]斧头", "[1:6]高高 [1:6]高高 [4:6]四六 [4:6]四六", "[5:5]梅子 [5:5]梅子",
+                   "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "[1:6]高高")
+    assert legal_kinds(state, 1) == [g.PENG, g.WIN]
+    assert G.check(state, Action(1, PASS)).reason == g.MUST_TAKE
+
+
+def test_chuanpai_p_9_an_optional_win_may_be_declined():
+    state = table(["[5:5]梅子 [5:6]斧头", "[4:6]四六 [4:6]四六 [4:6]四六", "[3:3]长三 [2:2]长二", "[1:6]高高 [1:2]丁丁"])
+    state, _ = discard(state, 0, "[5:5]梅子")  # 10 with three 10s: M(H) 1 -> 2 raises: compulsory
+    assert PASS not in legal_kinds(state, 1)
+    state = table(["[5:5]梅子 [5:6]斧头", "[4:6]四六 [4:6]四六 [5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二",
+                   "[1:6]高高 [1:2]丁丁"])
+    state, _ = discard(state, 0, "[5:5]梅子")  # 10 with four paired 10s: optional (no raise, paired)
+    assert legal_kinds(state, 1)[0] == PASS and g.WIN in legal_kinds(state, 1)  # 碰 would leave [4:6][4:6]
+    state, events = act(state, 1, PASS)
+    assert not state.finished and "DEAD" in types(events)

@@ -3,7 +3,7 @@ and choices), checking at every step the game contract (tests/contract/game_cont
 conserved through ``card_zones``, views and events hide the secrets, every listed action legal,
 refusals change nothing, pack/unpack round trip, the packed size within ``state_bytes``) and the
 game's own invariants: a seat the rules oblige to take (5.4, 5.6a, 3.5, 5.6) has no PASS and its
-PASS is refused with MUST_TAKE; a listed discard never breaks a pair (5.5); a 7th player is never
+PASS is refused with MUST_TAKE, and wins when a take can (P-9); a listed discard never breaks a pair (5.5); a 7th player is never
 awaited (4.6); the stock only shrinks. Every hand ends, zero-sum, and starts the next one."""
 import random
 
@@ -32,6 +32,8 @@ def check_rules(state) -> None:
             assert legal and set(legal) - {PASS}, "a seat asked that cannot use the card (P-2)"
             if g.obligation(state, seat):
                 assert PASS not in legal and G.check(state, Action(seat, PASS)).reason == g.MUST_TAKE
+                if g.must_win(state, seat):  # P-9: a compulsory take that can win must win
+                    assert all(a.kind == g.WIN or g._completes(state, seat, a) for a, _ in G.legal_actions(state, seat))
             else:
                 assert legal[0] == PASS
     elif state.phase == g.TURN and state.card < 0:

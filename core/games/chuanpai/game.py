@@ -100,7 +100,8 @@ RULE_TEXT = {"5.4 a": "rule 5.4 a: the card raises your pairs M(H)",
              "5.4 c": "rule 5.4 c: 齐头 makes the 碰/扛 compulsory",
              "5.6a": "rule 5.6a: 起 is compulsory like 碰 (two unpaired 7s)",
              "3.5": "rule 3.5: three of {经牌, 3-point cards} must 扛 the fourth",
-             "5.6": "rule 5.6: take it with your 过 card"}
+             "5.6": "rule 5.6: take it with your 过 card",
+             "P-9": "P-9: the take is compulsory and a take wins: the win may not be declined"}
 
 KIND_OF = NOTATION.kind_of
 KIND_MASK = NOTATION.rank_masks
@@ -690,8 +691,15 @@ def obligation(t, seat: int) -> str | None:
     return reason
 
 
+def must_win(t, seat: int) -> bool:
+    """P-9: declining a win is allowed unless the take is compulsory."""
+    return bool(obligation(t, seat)) and _winning_take(t, seat) is not None
+
+
 def claim_actions(state: State, seat: int):
     takes = take_options(state, seat)
+    if must_win(state, seat):
+        return [(a, c) for a, c in takes if a.kind == WIN or a.kind in TAKES and _completes(state, seat, a)]
     return takes if obligation(state, seat) else [(Action(seat, PASS), None)] + takes
 
 
@@ -717,7 +725,10 @@ def check_claim(state: State, action: Action) -> Verdict:
             return Verdict.no(Reason.NOT_A_COMBINATION, "rule 4.6: players 5-7 may not 摆")
         return Verdict.no(Reason.NOT_A_COMBINATION,
                           f"no {action.kind} of {NOTATION.format_cards((state.card,))} with those cards")
-    return Verdict.ok(action.kind, action=chosen, detail=_completes(state, seat, chosen))
+    completes = _completes(state, seat, chosen)
+    if not completes and must_win(state, seat):
+        return Verdict.no(MUST_TAKE, RULE_TEXT["P-9"])
+    return Verdict.ok(action.kind, action=chosen, detail=completes)
 
 
 def _winning_take(t, seat: int) -> Action | None:
