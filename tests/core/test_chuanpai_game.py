@@ -607,3 +607,46 @@ def test_chuanpai_p_9_an_optional_win_may_be_declined():
     assert legal_kinds(state, 1)[0] == PASS and g.WIN in legal_kinds(state, 1)  # 碰 would leave [4:6][4:6]
     state, events = act(state, 1, PASS)
     assert not state.finished and "DEAD" in types(events)
+
+
+def test_chuanpai_rule_3_3_other_copies_of_the_listed_cards_make_the_same_take_and_set():
+    state = table(["[1:6]高高 [5:6]斧头", "[1:6]高高 [1:6]高高 [1:6]高高 [5:6]斧头", "[5:5]梅子 [5:5]梅子",
+                   "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "[1:6]高高")
+    three = ids(state, 1, "[1:6]高高 [1:6]高高 [1:6]高高")
+    verdict = G.check(state, Action(1, g.PENG, three[1:]))
+    assert verdict.legal and verdict.action.cards == three[1:]
+    assert G.check(state, Action(1, g.PENG, three[:1] + ids(state, 1, "[5:6]斧头"))).reason == Reason.NOT_A_COMBINATION
+    assert G.check(state, Action(1, g.PENG, ranks=())).legal
+    lay = laydown(table(["[2:2]长二 [2:2]长二 [2:2]长二 [2:2]长二 [5:6]斧头", "[4:6]四六", "[3:3]长三", "[1:5]猫猫"]))
+    four = ids(lay, 0, "[2:2]长二 [2:2]长二 [2:2]长二 [2:2]长二")
+    assert G.check(lay, Action(0, g.LAY, four[1:])).reason == Reason.NOT_A_COMBINATION  # P-5: four are only a 扛
+    assert G.check(lay, Action(0, g.LAY, ranks=(TOKENS["[2:2]"],) * 4)).legal
+
+
+def test_chuanpai_p_12_jing_jing_3_is_no_triple():
+    state = table(["[1:2]丁丁 [5:6]斧头", "财神 听用 [5:6]斧头 [5:6]斧头 [1:6]高高", "[5:5]梅子 [5:5]梅子",
+                   "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "[1:2]丁丁")
+    assert G.check(state, Action(1, g.PENG, ids(state, 1, "财神 听用"))).reason == Reason.NOT_A_COMBINATION
+
+
+def test_chuanpai_rule_5_6_a_guo_card_pairs_only_its_flagged_value():
+    # the 过 card [4:4] (8) answered a passing 12: a passing 2 pairs it by points, but not as a 过 card
+    state = table(["[1:1]地牌 [5:6]斧头", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二", "[1:6]高高 [1:2]丁丁"],
+                  "[2:3]拐子", guo={1: [("[4:4]人牌", 1 << 12)]})
+    two = state._replace(card=ids(state, 0, "[1:1]地牌")[0])
+    assert g.take_options(two, 1) == [] and g.obligation(two, 1) is None
+    twelve = state._replace(card=IDS[TOKENS["[6:6]"]][0])
+    assert [(a.kind, a.cards) for a, _ in g.take_options(twelve, 1)] == [(g.PAIR, (state.guo[1][0].card,)), (g.WIN, ())]
+    assert g.obligation(twelve, 1) == "5.6"
+
+
+@pytest.mark.parametrize("fours, compulsory", [(3, False), (2, True), (4, False), (5, True)])
+def test_chuanpai_rule_5_4_c_seed_rule_4_qitou_for_an_an_of_three_6s(fours, compulsory):
+    """Seed rule 4: as many 4s as 6s: optional; one bad (6) more: compulsory; one good (4)
+    more: optional; two more: compulsory."""
+    good = " ".join(["[1:3]合牌"] * min(fours, 4) + ["[2:2]长二"] * (fours - 4))
+    state = laydown(table([f"[3:3]长三 [3:3]长三 [3:3]长三 {good} [5:6]斧头", "[4:6]四六", "[5:5]梅子", "[1:5]猫猫"]))
+    sixes = [o for o in g.lay_options(state, 0) if g.KIND_OF[o[0][0]] == TOKENS["[3:3]"]]
+    assert len(sixes) == 1 and sixes[0][1] == compulsory

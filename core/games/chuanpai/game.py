@@ -75,7 +75,7 @@ from ...codec import Blob, Choice, Index, Int, Mask, OneOf, Seq, Small
 from ...decisions import DecisionPhase, Window
 from ...errors import InvalidAction, Reason
 from ...game import (ABANDON, COMMON_KINDS, EMPTY, PASS, Action, ActionKind, Combo, Event, EventType, Finished,
-                     Game, Knowledge, Match, Meld, Moves, SeatView, Settlement, Verdict, View)
+                     Game, Knowledge, Match, Meld, Moves, SeatView, Settlement, Verdict, View, held)
 from . import analysis as an
 from .cards import JING, KIND_TEXT, NOTATION, NUM_KINDS, POINTS, SEVENS, THREE
 from .deal import Options, checked_options, deal as deal_cards, hand_sizes, turn_order
@@ -341,7 +341,8 @@ def _set_combo(cards, mkind: int) -> Combo:
 
 
 def _match(options, action: Action, cards_of):
-    """The option an action names: by its card ids (as a set), its ranks (kinds), or the first."""
+    """The option an action names exactly (its card ids as a set, or its ranks as kinds), or the
+    first when it names none."""
     for option in options:
         cards = cards_of(option)
         if action.cards:
@@ -355,6 +356,26 @@ def _match(options, action: Action, cards_of):
     return None
 
 
+def _class_key(t, kind: int) -> int:
+    """One key per identity class (3.3, C-3; the 3.5 family is one class)."""
+    if an.is_three_set(kind):
+        return -1
+    return 100 + POINTS[kind] if t.options.same_points else kind
+
+
+def _lay_signature(t, cards) -> tuple | None:
+    """What makes two sets the same lay-down choice: a 燕, or the size and identity class of a
+    set of one class (P-12: a triple of the 3.5 family holds one 经牌 at most)."""
+    kinds = sorted(KIND_OF[c] for c in cards)
+    if tuple(kinds) == SEVENS and not t.options.same_points:
+        return ("yan",)
+    if not all(_same_class(t, kinds[0], k) for k in kinds):
+        return None
+    if an.is_three_set(kinds[0]) and len(kinds) == 3 and sum(k in JING for k in kinds) > 1:
+        return None
+    return (len(kinds), _class_key(t, kinds[0]))
+
+
 def check_lay(state: State, action: Action, ask: Ask) -> Verdict:
     options = lay_options(state, ask.seat)
     if action.kind == PASS:
@@ -363,6 +384,14 @@ def check_lay(state: State, action: Action, ask: Ask) -> Verdict:
             return Verdict.no(MUST_LAY, f"rule 4.4 (5.4 c, 3.5): lay {NOTATION.format_cards(forced[0])} first")
         return Verdict.ok("done laying down", action=Action(ask.seat, PASS))
     option = _match(options, action, lambda o: o[0])
+    if option is None:  # other copies of an option's cards: the same set
+        mask = held(state.hands[ask.seat], action, NOTATION)
+        if type(mask) is Verdict:
+            return mask
+        cards = from_mask(mask)
+        signature = _lay_signature(state, cards)
+        option = next(((cards, o[1], o[2]) for o in options if signature and _lay_signature(state, o[0]) == signature),
+                      None)
     if option is None:
         return Verdict.no(Reason.NOT_A_COMBINATION, "no set to lay with those cards (暗, 扛, 燕, or a "
                                                     "fourth card onto a laid 暗/碰)")
@@ -717,6 +746,10 @@ def check_claim(state: State, action: Action) -> Verdict:
             return Verdict.no(NOT_COMPLETE, "rule 6.1: the card does not complete your cards")
         return Verdict.ok("和", action=Action(seat, WIN), detail=take)
     chosen = _match(options, action, lambda a: a.cards)
+    if chosen is None and options and (action.cards or action.ranks):
+        mask = held(state.hands[seat], action, NOTATION)
+        if type(mask) is not Verdict and _valid_take(state, seat, action.kind, from_mask(mask), options):
+            chosen = Action(seat, action.kind, from_mask(mask))
     if chosen is None:
         every = [a for a, _ in take_options(state, seat, all_takes=True) if a.kind == action.kind]
         if _match(every, action, lambda a: a.cards) is not None:
@@ -729,6 +762,23 @@ def check_claim(state: State, action: Action) -> Verdict:
     if not completes and must_win(state, seat):
         return Verdict.no(MUST_TAKE, RULE_TEXT["P-9"])
     return Verdict.ok(action.kind, action=chosen, detail=completes)
+
+
+def _valid_take(t, seat: int, kind_name: str, cards, options) -> bool:
+    """Hand cards other than the listed ones (other copies) that make the same take (3.1-3.5,
+    P-12), when a take of that kind from the hand is listed."""
+    hand = t.hands[seat]
+    if not any(all(hand >> c & 1 for c in o.cards) for o in options):
+        return False
+    kind, kinds = KIND_OF[t.card], [KIND_OF[c] for c in cards]
+    if kind_name == PAIR:
+        return len(kinds) == 1 and _pairs_with(kind, kinds[0])
+    if kind_name == YAN:
+        return sorted(kinds + [kind]) == list(SEVENS)
+    need = 2 if kind_name == PENG else 3
+    if len(kinds) != need or not all(_same_class(t, kind, k) for k in kinds):
+        return False
+    return kind_name == GANG or not an.is_three_set(kind) or sum(k in JING for k in kinds + [kind]) <= 1
 
 
 def _winning_take(t, seat: int) -> Action | None:
