@@ -1,67 +1,78 @@
 """川牌 Sichuan long cards, one hand refereed (spec rules/chuanpai.md) — DRAFT, not registered.
 
-What is played (rule numbers of the spec):
-
 Deal (4.2, 4.3, 4.6, P-1, P-13). The deck (84 cards, ``cards.py``) is shuffled by
 ``rng.Stream(deal_key, "deck")`` and dealt one card at a time in turn order from 头家 (16 to 头家,
 15 to the others; 5-7 players: the extra players 5, 3 and 1 cards, ``deal.py``); the rest is
-the stock, drawn from its top. The first 头家 of a match (4.2, P-13): the players turn cards in
-seat order from ``Stream(deal_key, "toujia")``'s shuffle of the deck, a 经牌 turned again, the
-highest points win, tied players turn again in the same order. Later hands (the Match carry,
-``Carry``): the winner shuffles; the second player after him cuts and turns a card
-(``Stream(deal_key, "cut")``, a 经牌 turned again) and, counting from the turner as 1, the player
-reached at its points is 头家 (C-4 ``winner_leads``: the winner). After a void hand (荒 6.2, or a
-violation 5.7/P-11) the same 头家 leads again (C-11 ``next_toujia``: the next player).
+the stock, drawn from its top (``state.deck[state.pos:]``). The first 头家 of a match (4.2,
+P-13): the players turn cards in seat order from ``Stream(deal_key, "toujia")``'s shuffle of the
+deck, a 经牌 turned again, the highest points win, tied players turn again in the same order.
+Later hands (the Match carry, ``Carry``): the winner shuffles; the second player after him
+turns a card (the first natural card of ``Stream(deal_key, "cut")``'s shuffle) and, counting
+from the turner as 1, the player reached at its points is 头家 (C-4 ``winner_leads``: the
+winner). After a void hand (荒 6.2, or a violation 5.7/P-11) the same 头家 leads again (C-11
+``next_toujia``: the next player). Seats run counter-clockwise as s -> s + 1 (C-6 ``clockwise``:
+s -> s - 1); the 7th player is passed over.
 
-Lay-down (4.4, 3.3-3.5, 5.4 c, P-5, P-12, P-14): an ``asking.AskInTurn`` phase ``laydown``
-asking the seats in turn order from 头家 that have a set to lay: LAY one set (暗, 扛, 燕, the
-3.5 sets, or a fourth card onto a laid 暗/碰), then its replacement draws (偷牌: 1 per 暗/燕, 2 per
-扛; C-5 ``no_replacements``: none), and the seat is asked again while it has a set; PASS ends
-its turn, refused (MUST_LAY) while a compulsory set is left. No win check during 4.4 (P-3);
-after it every player is checked in turn order from 头家, then 头家 discards. The same phase is
-used after a take with replacement draws (5.3): the taker lays what his draws completed, and
-then discards.
+Lay-down (4.4, 3.3-3.5, 5.4 c, P-5, P-10, P-12, P-14): the ``laydown`` phase
+(``asking.AskInTurn``) asks the seats in turn order from 头家 that have a set to lay: LAY one set
+(暗, 扛, 燕, the 3.5 sets, or a fourth card onto a laid 暗/碰; other copies of the listed cards
+make the same set), then its replacement draws (偷牌: 1 per 暗/燕, 2 per 扛; C-5
+``no_replacements``: none); the seat is asked again at once while it has a set; PASS ends its
+turn and is refused (MUST_LAY) while a compulsory set is left. No win check during 4.4 (P-3);
+after it every player is checked in turn order from 头家, then 头家 discards. The same phase
+follows a take with replacement draws, or an extra player's kept card (5.3, P-8): the seat lays
+what its draws completed, then discards.
 
-Play (5.1-5.6). ``turn`` (DISCARD; an extra player's turned card: KEEP or DISCARD it): only an
-unpaired card may be discarded (5.5, BREAKS_PAIR); a player with an empty hand discards
-nothing (P-7). Every discard and every turned card is offered in claim order (5.1: from the
-下家 of the discarder or turner; the discarder never, the turner last) in a
-``decisions.DecisionPhase`` ``claim`` window that asks only the seats that can use the card
-(P-2): PAIR (摆, with a hand card or a 过 card), PENG (碰), GANG (扛: three in hand, or the
-fourth onto a laid 暗/碰), YAN (燕/起: completing a 燕), WIN (和), PASS. A PASS the rules forbid is
-refused with MUST_TAKE naming the rule (5.4 a/b/c, 5.6a, 3.5, 5.6); a player obliged by 5.6
-takes only with his 过 card (or wins). Priority (5.2, C-8): 和 > 扛 > 碰/燕 > 摆 (C-9
-``qi_is_peng``: 燕 ranks as 摆; claims on a passing 经牌 rank as 摆), ties to the first in claim
-order. A take after which the cards are complete is a win (P-9). An unused card is dead and the
-下家 of the discarder or turner turns the next card; an extra player's turned card is his own
-draw (4.6, P-8). 过牌 (5.6, P-4, P-6): a card passing a player (every offered player but the
-taker) with no natural partner-value card in his hand flags its value; the next replacement
-draw of a partner value is laid face down as a 过 card answering every flagged value it
-partners; extra players are exempt. 7 players: the 7th holds one card, takes no turn and no
-claim, is skipped when the turn would pass to him (4.6).
+Play (5.1-5.6). ``turn``: DISCARD one card, only an unpaired one (5.5, BREAKS_PAIR); an extra
+player's turned card is his draw (4.6): KEEP it (then lay and discard) or DISCARD it as it is;
+a player with an empty hand discards nothing and his 下家 turns (P-7). Every discard and every
+turned card is offered in claim order (5.1: from the 下家 of the discarder or turner; the
+discarder never, the turner last) in the ``claim`` window (``decisions.DecisionPhase``), which
+asks only the seats that can use the card (P-2; nobody: the card is dead at once): PAIR (摆,
+with a hand card or a 过 card), PENG (碰), GANG (扛: three in hand, or the fourth onto a laid
+暗/碰), YAN (燕/起), WIN (和), PASS. A PASS the rules forbid is refused with MUST_TAKE naming the
+rule (5.4 a/b/c, 5.6a, 3.5, 5.6); a player obliged by 5.6 takes only with his 过 card (or wins
+with it, P-6); a compulsory take that can win must win (P-9). Priority (5.2, C-8): 和 > 扛 >
+碰/燕 > 摆 (C-9 ``qi_is_peng``: 燕 ranks as 摆; claims on a passing 经牌 rank as 摆), ties to the
+first in claim order; a take after which the cards are complete is a win (P-9). An unused card
+is dead and the 下家 of the discarder or turner turns the next (C-13). 过牌 (5.6, P-4, P-6): a
+card passing a player (every offered player but the taker) while his hand holds no natural card
+of a partner value flags its value (a 经牌 never; extra players are exempt); his next
+replacement draw of a partner value is laid face down as a 过 card answering every flagged
+value it partners, and may only 摆 a card of those values. Extra players (4.6, P-10) never 摆
+and have no 5.4 a obligation; the 7th holds one card and takes no turn, card or claim.
 
 End (6.1-6.3, 5.7). A player whose cards (hand and laid sets) are complete, with no unused 过
-card, wins at once: after a take, after every draw (P-3 aside). A card that must be turned from
-an empty stock voids the hand (荒); replacement draws from an empty stock are skipped. ABANDON
-is the violation of 5.7 (timeout, abandonment): the hand is void and the offender pays each
-other player 1 (C-10 ``no_violation_penalty``: nobody pays). A win: each other player pays the
-winner 1 (6.3, C-12); the 7th player neither pays nor is paid. C-7 ``seventh_bonus = n``: once
-three cards identical to the 7th player's card have been discarded or turned up (normally),
-each other player pays him n, whatever the outcome (P-8). Every settlement sums to zero.
+card, wins at once: on a take (WIN), after every draw (P-3 aside). A card due from an empty
+stock voids the hand (荒); replacement draws from an empty stock are skipped. ABANDON is the
+violation of 5.7 (timeout, abandonment): the hand is void and the offender pays each other
+player 1 (C-10 ``no_violation_penalty``: nobody pays). A win: each other player pays the winner
+1 (6.3, C-12); the 7th player neither pays nor is paid. C-7 ``seventh_bonus = n``: once three
+cards identical to the 7th player's card have been discarded or turned up (normally: an extra
+player's drawn card does not count until he discards it), each other player pays him n,
+whatever the outcome (P-8). Every settlement sums to zero.
 
 Knowledge: hands are their seats'; laid sets face up, dead cards and the card on offer are
-public; 过 cards lie face down (their owner's); C-14 ``an_face_down``: laid 暗 are their
-owner's until the hand ends; an extra player's turned card is his; the stock nobody's. When the
-hand ends the winner's hand and every 暗 are shown; other hands stay hidden.
+public; 过 cards lie face down (their owner's; the others see a ``guo`` meld without cards);
+C-14 ``an_face_down``: laid 暗 are their owner's until the hand ends; an extra player's turned
+card is his (his view's ``turned``); the stock is nobody's. When the hand ends the winner's hand
+and every 暗 are shown; other hands stay hidden. A view's ``guo_pending`` counter (the flagged
+values) is the viewer's own.
+
+Legal actions, in this order: laydown: PASS (when no set is compulsory), then each LAY; turn:
+DISCARD once per discardable kind (its lowest id), or KEEP and DISCARD of the turned card;
+claim: PASS (when allowed), PAIR per hand kind then per 过 card, PENG, GANG (from the hand, then
+onto each laid set), YAN, WIN. State: hands are bitmasks, laid sets bytes (kind, source + 1,
+ids), the deck bytes; the codec declarations bound every field.
 
 Missing (refused or not yet written):
 - C-2 ``deck = 84_plus_2_wild`` is refused (BAD_OPTION "not implemented yet"): its 86 cards
   are another id space (``cards.NOTATION_WILD4``) and a Game has one notation.
 - Not registered in ``core/registry.py``; no ``referee selfplay``/``verify`` wiring, no Score
-  deal record beyond ``dealt()``; README not updated; no mutation triage.
+  deal record beyond ``dealt()``; README not updated; no mutation triage (``make mutate``).
 - Whether a claim window opens at all tells the table that somebody can use the card (as in
-  mahjong); the askees themselves are not told.
-- A seat may not lay a declined optional set later except after a new draw of his.
+  mahjong's claims); who was asked is not told.
+- A declined optional set is offered again only after a new draw of its owner.
 """
 from __future__ import annotations
 
@@ -94,7 +105,7 @@ PAIR_M, AN_M, PENG_M, GANG_M, YAN_M = range(5)
 MELD_NAMES = ("pair", "an", "peng", "gang", "yan")
 TAKE_MELD = {PAIR: PAIR_M, PENG: PENG_M, GANG: GANG_M, YAN: YAN_M}
 
-MUST_TAKE, MUST_LAY, BREAKS_PAIR = "MUST_TAKE", "MUST_LAY", "BREAKS_PAIR"
+MUST_TAKE, MUST_LAY, BREAKS_PAIR, NOT_COMPLETE = "MUST_TAKE", "MUST_LAY", "BREAKS_PAIR", "NOT_COMPLETE"
 RULE_TEXT = {"5.4 a": "rule 5.4 a: the card raises your pairs M(H)",
              "5.4 b": "rule 5.4 b: you hold two identical cards not both paired (碰)",
              "5.4 c": "rule 5.4 c: 齐头 makes the 碰/扛 compulsory",
@@ -507,7 +518,7 @@ def _turn_up(t: _Table, seat: int, events: list) -> None:
 def _offer(t: _Table, seat: int, card: int, turned: bool, events: list) -> None:
     """5.1, P-2: the seats that can use the card are asked at once; nobody: the card is dead."""
     t.turn, t.card, t.turned = seat, card, turned
-    asked = tuple(s for s in claim_order(t, seat, turned) if claim_options(t, s))
+    asked = tuple(s for s in claim_order(t, seat, turned) if take_options(t, s))
     if asked:
         t.phase, t.window, t.to_act = CLAIM, Window.open(asked), asked
         events.append(Event("OFFER", seat, (card,), values={"turned": int(turned)}))
@@ -629,7 +640,7 @@ def _priority(t, answer) -> int:
     return {GANG: 3, PENG: 2, PAIR: 1}[kind]
 
 
-def _rest_complete(t, seat: int, own, extra_guo: int = 0) -> bool:
+def _rest_complete(t, seat: int, own) -> bool:
     """P-9: after taking with the hand cards ``own`` (过 cards among them leave the 过 pile), the
     seat's cards are complete."""
     guo_ids = {g.card for g in t.guo[seat]}
@@ -701,10 +712,6 @@ def _can_win(t, seat: int, takes) -> bool:
 def _take_combo(mkind: int, kinds) -> Combo:
     kinds = tuple(sorted(kinds))
     return Combo(MELD_NAMES[mkind], kinds[0], 1, len(kinds), kinds, MELD_NAMES[mkind])
-
-
-def claim_options(t, seat: int):
-    return take_options(t, seat)
 
 
 def obligation(t, seat: int) -> str | None:
@@ -808,9 +815,6 @@ def resolve_claim(state: State, events: list) -> State:
     t = _Table(state)
     _close(t, events)
     return t.freeze()
-
-
-NOT_COMPLETE = "NOT_COMPLETE"
 
 
 # --- the turn (5.1, 5.5, 4.6) -----------------------------------------------------------------------
@@ -1051,8 +1055,11 @@ class Chuanpai(Game):
 
     def deal_events(self, state: State) -> list[Event]:
         hands, _ = deal_cards(state.deck, state.toujia, state.num_seats, state.options.clockwise)
-        return [Event("DEAL", s, hands[s]) for s in range(state.num_seats)] + [
-            Event("TOUJIA", state.toujia, values={"toujia": state.toujia})]
+        events = [Event("DEAL", s, hands[s]) for s in range(state.num_seats)]
+        events.append(Event("TOUJIA", state.toujia, values={"toujia": state.toujia}))
+        if state.winner >= 0:  # P-3: complete at once, nobody having a set to lay
+            events.append(Event("WIN", state.winner, values={"from": -1}))
+        return events
 
     def _carry(self, finished: State) -> Carry:
         """4.2, 6.2, C-4, C-11, P-11."""
@@ -1109,7 +1116,7 @@ class Chuanpai(Game):
                 public |= own
             seats.append(own)
         if state.card >= 0:
-            if state.phase == CLAIM:
+            if state.window.asked:  # on offer (still public when the hand ended during the window)
                 public |= 1 << state.card
             else:
                 seats[state.turn] |= 1 << state.card
