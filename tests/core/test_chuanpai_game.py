@@ -278,9 +278,6 @@ def test_chuanpai_rule_5_2_gang_beats_pair():
 
 
 def test_chuanpai_c_8_ties_go_to_the_first_in_claim_order_from_the_xiajia():
-    state = table(["[4:4]人牌 [5:6]斧头", "[5:5]梅子 [5:5]梅子", "[6:6]天牌 [1:5]猫猫", "[6:6]天牌 [1:5]猫猫"], turn=1,
-                  toujia=1)
-    state = state._replace(hands=(state.hands[0], state.hands[1] | 0, state.hands[2], state.hands[3]))
     state = table(["[6:6]天牌 [1:5]猫猫", "[4:4]人牌 [5:6]斧头", "[5:5]梅子 [5:5]梅子", "[6:6]天牌 [1:5]猫猫"], toujia=1)
     state, _ = discard(state, 1, "[4:4]人牌")
     assert state.to_act == (3, 0)  # from seat 1's 下家: 2 (cannot use it), 3, 0
@@ -439,13 +436,14 @@ def test_chuanpai_rule_4_6_the_7th_player_takes_no_turn_and_is_passed_over():
     assert next(e for e in events if e.type == "TURN").seat == 0
 
 
-def test_chuanpai_c_7_seventh_bonus_once_three_identical_cards_passed():
-    state = table(SEVEN, "[1:6]高高 [1:6]高高", options=Options(seventh_bonus=2))
-    state, _ = discard(state, 3, "[1:6]高高") if False else (state, [])
-    t = g._Table(state)
-    for _ in range(3):
-        g._count_seventh(t, IDS[TOKENS["[1:6]"]][1])
-    state = t.freeze()._replace(phase=g.FINISHED, to_act=(), outcome=g.VOID)
+def test_chuanpai_c_7_seventh_bonus_once_three_identical_cards_passed_whatever_the_outcome():
+    hands = ["[5:6]斧头 [5:6]斧头", "[5:5]梅子", "[3:3]长三 [2:2]长二", "[6:6]天牌 [4:4]人牌", "[1:5]猫猫 [1:3]合牌",
+             "[2:4]二四 [2:2]长二", "[1:6]高高"]
+    state = table(hands, "[1:6]高高 [1:6]高高 [1:6]高高", options=Options(seventh_bonus=2, no_violation_penalty=True))
+    state, events = discard(state, 0, "[5:6]斧头")  # dead, then seats 1, 2, 3 turn a [1:6] each: all dead
+    assert [e.seat for e in events if e.type == "TURN"] == [1, 2, 3, 4] and state.seen == 3
+    assert G.view(state, -1).counters["seventh_seen"] == 3
+    state, _ = act(state, 2, ABANDON)
     settlement = G.settle(state)
     assert settlement.points == (-2,) * 6 + (12,) and ("seventh_bonus", 12) in settlement.breakdown
 
@@ -458,13 +456,13 @@ def test_chuanpai_rule_6_3_seventh_player_neither_pays_nor_is_paid_on_a_win():
 # --- P-7, 6.2, 5.7 ---------------------------------------------------------------------------------
 
 def test_chuanpai_p_7_an_empty_hand_discards_nothing_and_the_xiajia_turns():
-    state = table(["[4:6]四六", "[4:6]四六 [5:6]斧头", "[3:3]长三 [2:2]长二", "[1:6]高高 [1:2]丁丁"], "[2:3]拐子",
-                  turn=1)
-    state, events = act(state, 1, g.PAIR) if False else (state, [])
-    t = g._Table(state._replace(hands=(0,) + state.hands[1:], dead=(bytes(ids(state, 0, "[4:6]四六")),) + state.dead[1:]))
-    events = []
-    g._start_turn(t, 0, events)
-    assert types(events)[0] == "TURN" and events[0].seat == 1
+    # seat 1's 摆 empties his hand; his unused 过 card keeps him from a win (6.1)
+    state = table(["[5:5]梅子 [5:6]斧头", "[4:6]四六", "[3:3]长三 [2:2]长二", "[1:6]高高 [1:2]丁丁"], "[2:3]拐子",
+                  guo={1: [("[1:1]地牌", 1 << 8)]})
+    state, _ = discard(state, 0, "[5:5]梅子")
+    assert state.to_act == (1,) and g.WIN not in legal_kinds(state, 1)
+    state, events = act(state, 1, g.PAIR)
+    assert types(events)[:2] == ["PAIR", "TURN"] and events[1].seat == 2 and state.hands[1] == 0
 
 
 def test_chuanpai_rule_6_2_void_when_a_card_must_be_turned_from_an_empty_stock():
@@ -485,8 +483,7 @@ def test_chuanpai_rule_6_2_replacement_draws_from_an_empty_stock_are_skipped():
     dead = bytes(state.deck[state.pos:])
     state = state._replace(pos=len(state.deck), dead=(dead,) + state.dead[1:])
     state, _ = discard(state, 0, "[5:5]梅子")
-    state, events = _answer_all(state, {1: (PASS, ()), 2: (g.GANG, ())}) if PASS in legal_kinds(state, 1) else \
-        _answer_all(state, {1: (g.PAIR, ()), 2: (g.GANG, ())})
+    state, events = _answer_all(state, {1: (g.PAIR, ()), 2: (g.GANG, ())})
     assert types(events) == ["GANG"] and state.to_act == (2,) and G.phase_name(state) == "turn"
 
 
@@ -650,3 +647,50 @@ def test_chuanpai_rule_5_4_c_seed_rule_4_qitou_for_an_an_of_three_6s(fours, comp
     state = laydown(table([f"[3:3]长三 [3:3]长三 [3:3]长三 {good} [5:6]斧头", "[4:6]四六", "[5:5]梅子", "[1:5]猫猫"]))
     sixes = [o for o in g.lay_options(state, 0) if g.KIND_OF[o[0][0]] == TOKENS["[3:3]"]]
     assert len(sixes) == 1 and sixes[0][1] == compulsory
+
+
+def test_chuanpai_p_6_one_drawn_card_answers_every_flagged_value_it_partners():
+    state = table(FOUR, "[4:4]人牌", pending=(0, 1 << 2 | 1 << 12 | 1 << 6, 0, 0))
+    t = g._Table(state)
+    events: list = []
+    g._draw(t, 1, events, check_win=True)
+    state = t.freeze()
+    assert types(events) == ["GUO"] and state.guo[1][0].values == 1 << 2 | 1 << 12 and state.pending[1] == 1 << 6
+    for text in ("[1:1]地牌", "[6:6]天牌"):
+        probe = state._replace(card=IDS[TOKENS[text.split("]")[0] + "]"]][3])
+        assert g.obligation(probe, 1) == "5.6"
+
+
+def test_chuanpai_p_8_kept_card_that_makes_an_an_opens_the_laydown_for_him():
+    hands = FOUR + ["[2:4]二四 [2:4]二四 [5:6]斧头"]
+    state = table(hands, "[2:4]二四 [1:5]猫猫")
+    state, events = turn_up(state._replace(to_act=(), phase=g.TURN), 4)
+    assert state.to_act == (4,) and legal_kinds(state, 4) == [g.KEEP, g.DISCARD]
+    state, events = act(state, 4, g.KEEP)
+    assert G.phase_name(state) == "laydown" and state.asking[0] == g.Ask(4, 1)
+    assert legal_kinds(state, 4) == [g.LAY]  # 4 is good: g - b = 3 - 0, compulsory
+    state, events = act(state, 4, g.LAY)
+    assert types(events) == ["LAY", "DRAW"] and G.phase_name(state) == "turn" and state.to_act == (4,)
+
+
+def test_chuanpai_rule_6_1_an_extra_player_wins_on_his_kept_card_never_by_pairing_a_passing_card():
+    state = table(FOUR + ["[4:6]四六"], "[4:6]四六", toujia=0)
+    offered = table(["[4:6]四六 [5:6]斧头"] + FOUR[1:] + ["[4:6]四六"])
+    offered, _ = discard(offered, 0, "[4:6]四六")
+    assert 4 not in offered.window.asked  # [4:6] would pair his [4:6], but players 5-7 never 摆
+    state, _ = turn_up(state, 4)
+    state, events = act(state, 4, g.KEEP)
+    assert state.finished and state.winner == 4 and types(events) == ["KEEP", "WIN"]
+    assert G.settle(state).points == (-1, -1, -1, -1, 4)
+
+
+def test_chuanpai_views_never_show_another_seats_hidden_cards():
+    state = G.deal(G.make_options(), b"views", b"", 6)
+    known = G.knowledge(state)
+    for seat in range(-1, 6):
+        view = G.view(state, seat)
+        assert view.hand == (g.from_mask(state.hands[seat]) if seat >= 0 else ())
+        for other in range(6):
+            assert "hand" not in view.seats[other].cards or other == state.winner
+        shown = set(view.hand) | {c for sv in view.seats for m in sv.melds for c in m.cards}
+        assert all(known.allowed(seat) >> c & 1 for c in shown)
