@@ -5,6 +5,7 @@ refusals change nothing, pack/unpack round trip, the packed size within ``state_
 game's own invariants: a seat the rules oblige to take (5.4, 5.6a, 3.5, 5.6) has no PASS and its
 PASS is refused with MUST_TAKE, and wins when a take can (P-9); a listed discard never breaks a pair (5.5); a 7th player is never
 awaited (4.6); the stock only shrinks. Every hand ends, zero-sum, and starts the next one."""
+import dataclasses
 import random
 
 from game_contract import MAX_STEPS, check_next_round, check_settlement, check_step, playout
@@ -71,7 +72,28 @@ def play(seed: bytes, seats: int, options: Options, rnd: random.Random, abandon:
 @given(seed=st.binary(min_size=1, max_size=8), seats=st.integers(2, 7), options=OPTIONS,
        choices=st.integers(0, 2**32))
 def test_chuanpai_playouts_random_legal_actions_to_the_end(seed, seats, options, choices):
+    if seats == 7:  # C-7: the bonus needs seven seats
+        options = dataclasses.replace(options, seventh_bonus=choices % 3)
     play(seed, seats, options, random.Random(choices), abandon=0.002)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.binary(min_size=1, max_size=8), seats=st.integers(2, 7), choices=st.integers(0, 2**32))
+def test_chuanpai_playouts_greedy_takers_reach_guo_cards_and_wins(seed, seats, choices):
+    """Bots that win when they can and take often: more 过 cards, 扛 and wins than random play."""
+    rnd = random.Random(choices)
+    state = G.deal(Options(), seed, b"", seats)
+    while not state.finished:
+        check_rules(state)
+        seat = rnd.choice(state.to_act)
+        legal = [a for a, _ in G.legal_actions(state, seat)]
+        wins = [a for a in legal if a.kind == g.WIN]
+        takes = [a for a in legal if a.kind in g.TAKES + (g.LAY,)]
+        action = wins[0] if wins else rnd.choice(takes) if takes and rnd.random() < 0.8 else rnd.choice(legal)
+        before = state
+        state, events = G.apply(state, action)
+        check_step(G, state, events, None, before)
+    check_settlement(G, state)
 
 
 @settings(max_examples=10, deadline=None)
