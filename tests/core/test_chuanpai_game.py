@@ -694,3 +694,64 @@ def test_chuanpai_views_never_show_another_seats_hidden_cards():
             assert "hand" not in view.seats[other].cards or other == state.winner
         shown = set(view.hand) | {c for sv in view.seats for m in sv.melds for c in m.cards}
         assert all(known.allowed(seat) >> c & 1 for c in shown)
+
+
+# --- 3.1, 3.2, 4.1, 5.3, 5.4 d-e -----------------------------------------------------------------
+
+def _pairs_for(card_text: str, hand_text: str) -> set[str]:
+    state = table(["[5:6]斧头", hand_text, "", ""])
+    probe = state._replace(card=IDS[TOKENS[card_text.split("]")[0] + "]" if "]" in card_text else card_text]][-1])
+    return {g.KIND_TEXT[g.KIND_OF[a.cards[0]]] for a, _ in g.take_options(probe, 1) if a.kind == g.PAIR}
+
+
+def test_chuanpai_rule_3_1_pairs_total_10_or_20():
+    hand = "[1:1]地牌 [6:6]天牌 [4:4]人牌 [1:4]幺四 [4:6]四六 [1:3]合牌 [5:6]斧头"
+    assert _pairs_for("[2:6]", hand) == {"[1:1]地牌", "[6:6]天牌"}  # 8 with 2 and 12, never with 8
+    assert _pairs_for("[2:3]", hand) == {"[1:4]幺四"}  # 5 with 5
+    assert _pairs_for("[5:5]", hand) == {"[4:6]四六"}  # 10 with 10
+    assert _pairs_for("[3:3]", hand) == {"[1:3]合牌"}  # 6 with 4
+    assert _pairs_for("[4:5]", hand) == {"[5:6]斧头"}  # 9 with 11
+
+
+def test_chuanpai_rule_3_2_jing_pairs_any_natural_card_never_the_other_jing():
+    assert _pairs_for("财神", "听用 [5:6]斧头") == {"[5:6]斧头"}
+    assert _pairs_for("财神", "听用") == set()
+    assert _pairs_for("[5:6]", "听用 [5:5]梅子") == {"听用"}
+
+
+@pytest.mark.parametrize("seats", [1, 8])
+def test_chuanpai_rule_4_1_two_to_seven_seats(seats):
+    with pytest.raises(InvalidAction) as refused:
+        G.deal(G.make_options(), b"s", b"", seats)
+    assert refused.value.reason == Reason.BAD_SEAT_COUNT
+
+
+def test_chuanpai_rule_5_3_after_pair_he_discards_after_peng_he_draws_then_discards():
+    hands = ["[1:6]高高 [5:6]斧头", "[1:2]丁丁 [5:6]斧头", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二"]
+    state, _ = discard(table(hands), 0, "[1:6]高高")
+    paired, events = act(state, 1, g.PAIR)
+    assert types(events) == ["PAIR"] and G.phase_name(paired) == "turn" and paired.to_act == (1,)
+    hands[1] = "[1:6]高高 [1:6]高高 [5:6]斧头 [1:5]猫猫"
+    state, _ = discard(table(hands, "[2:3]拐子"), 0, "[1:6]高高")
+    penged, events = act(state, 1, g.PENG)
+    assert types(events) == ["PENG", "DRAW"] and penged.to_act == (1,) and penged.hands[1].bit_count() == 3
+
+
+def test_chuanpai_rule_5_4_d_an_obliged_player_chooses_how_to_use_the_card():
+    # 5.4 b obliges seat 1 to take the 7: he may 碰 it, or 摆 it with his 3
+    state = table(["[1:6]高高 [5:6]斧头", "[1:6]高高 [1:6]高高 [1:2]丁丁 [5:6]斧头", "[5:5]梅子 [5:5]梅子",
+                   "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "[1:6]高高")
+    assert g.obligation(state, 1) and legal_kinds(state, 1) == [g.PAIR, g.PENG]
+    state, events = act(state, 1, g.PAIR)
+    assert events[0].type == "PAIR"
+
+
+def test_chuanpai_rule_5_4_e_an_obligation_lapses_under_a_higher_claim():
+    # seat 1 must 摆 the 10 (5.4 a); seat 2's 扛 has priority: seat 1 passes it, no violation
+    state = table(["[5:5]梅子 [5:6]斧头", "[4:6]四六 [1:6]高高", "[5:5]梅子 [5:5]梅子 [5:5]梅子 [1:5]猫猫",
+                   "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "[5:5]梅子")
+    assert g.obligation(state, 1) == "5.4 a"
+    state, events = _answer_all(state, {1: (g.PAIR, ()), 2: (g.GANG, ())})
+    assert events[0].type == "GANG" and not state.finished and state.offender == -1
