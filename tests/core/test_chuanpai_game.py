@@ -755,3 +755,15 @@ def test_chuanpai_rule_5_4_e_an_obligation_lapses_under_a_higher_claim():
     assert g.obligation(state, 1) == "5.4 a"
     state, events = _answer_all(state, {1: (g.PAIR, ()), 2: (g.GANG, ())})
     assert events[0].type == "GANG" and not state.finished and state.offender == -1
+
+
+def test_chuanpai_rule_6_1_complete_once_a_set_is_laid_after_a_take():
+    # no replacements: seat 1's 碰 of [1:6] is his take; laying his fourth [2:2] onto his 暗 leaves [4:6][4:6]
+    state = table(["[1:6]高高 [5:6]斧头", "[1:6]高高 [1:6]高高 [2:2]长二 [4:6]四六 [4:6]四六",
+                   "[5:5]梅子 [5:5]梅子", "[3:3]长三 [5:6]斧头"], options=Options(no_replacements=True),
+                  melds={1: [(g.AN_M, -1, "[2:2]长二 [2:2]长二 [2:2]长二")]})
+    state, _ = discard(state, 0, "[1:6]高高")
+    state, events = act(state, 1, g.PENG)
+    assert G.phase_name(state) == "laydown" and state.asking[0] == g.Ask(1, 1)
+    state, events = act(state, 1, g.LAY, ids(state, 1, "[2:2]长二"))
+    assert state.finished and state.winner == 1 and types(events) == ["LAY", "WIN"]

@@ -43,7 +43,8 @@ value it partners, and may only 摆 a card of those values. Extra players (4.6, 
 and have no 5.4 a obligation; the 7th holds one card and takes no turn, card or claim.
 
 End (6.1-6.3, 5.7). A player whose cards (hand and laid sets) are complete, with no unused 过
-card, wins at once: on a take (WIN), after every draw (P-3 aside). A card due from an empty
+card, wins at once: on a take (WIN), after every draw and every set laid after a take (P-3:
+not during 4.4). A card due from an empty
 stock voids the hand (荒); replacement draws from an empty stock are skipped. ABANDON is the
 violation of 5.7 (timeout, abandonment): the hand is void and the offender pays each other
 player 1 (C-10 ``no_violation_penalty``: nobody pays). A win: each other player pays the winner
@@ -430,6 +431,9 @@ def answer_lay(state: State, action: Action, verdict: Verdict, ask: Ask, events:
     shown = () if meld_kind(laid) == AN_M and t.options.an_face_down else meld_cards(laid)
     events.append(Event("LAY", seat, shown, values={"meld": meld_kind(laid)}))
     draws = 0 if t.options.no_replacements else 2 if meld_kind(laid) == GANG_M else 1  # 4.4, C-5
+    if ask.task == 1 and complete(t, seat):  # 6.1: complete at once (not during 4.4, P-3)
+        _win(t, seat, -1, events)
+        return t.freeze()
     for _ in range(draws):
         _draw(t, seat, events, check_win=ask.task == 1)
         if t.finished:
