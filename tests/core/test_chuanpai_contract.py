@@ -32,8 +32,9 @@ def test_chuanpai_contract_many_quick_playouts_end_and_balance(abandon):
     core_contract.test_many_quick_playouts_end_and_balance(G, abandon)
 
 
-@pytest.mark.parametrize("name", ["test_every_seat_count_and_preset_plays", "test_unpack_refuses_bytes_pack_never_writes",
-                                  "test_replay_reproduces_every_state", "test_a_match_carries_over_round_after_round",
+@pytest.mark.parametrize("name", ["test_every_seat_count_and_preset_plays",
+                                  "test_unpack_refuses_bytes_pack_never_writes", "test_replay_reproduces_every_state",
+                                  "test_a_match_carries_over_round_after_round",
                                   "test_states_fit_the_sealed_size_with_the_largest_entropy_and_options",
                                   "test_the_deal_record_names_distinct_cards", "test_declared_schema_is_consistent"])
 def test_chuanpai_contract(name):

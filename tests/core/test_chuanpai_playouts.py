@@ -3,8 +3,9 @@ and choices), checking at every step the game contract (tests/contract/game_cont
 conserved through ``card_zones``, views and events hide the secrets, every listed action legal,
 refusals change nothing, pack/unpack round trip, the packed size within ``state_bytes``) and the
 game's own invariants: a seat the rules oblige to take (5.4, 5.6a, 3.5, 5.6) has no PASS and its
-PASS is refused with MUST_TAKE, and wins when a take can (P-9); a listed discard never breaks a pair (5.5); a 7th player is never
-awaited (4.6); the stock only shrinks. Every hand ends, zero-sum, and starts the next one."""
+PASS is refused with MUST_TAKE, and wins when a take can (P-9); a listed discard never breaks a
+pair (5.5); a 7th player is never awaited (4.6); the stock only shrinks. Every hand ends,
+zero-sum, and starts the next one."""
 import dataclasses
 import random
 
@@ -26,7 +27,7 @@ OPTIONS = st.builds(Options, same_points=st.booleans(), winner_leads=st.booleans
 
 def check_rules(state) -> None:
     """The game's own invariants on one state (see the module docstring)."""
-    assert g.seventh(state) not in state.to_act or g.seventh(state) < 0
+    assert g.seventh(state) < 0 or g.seventh(state) not in state.to_act
     if state.phase == g.CLAIM:
         for seat in state.to_act:
             legal = [a.kind for a, _ in G.legal_actions(state, seat)]
