@@ -767,3 +767,20 @@ def test_chuanpai_rule_6_1_complete_once_a_set_is_laid_after_a_take():
     assert G.phase_name(state) == "laydown" and state.asking[0] == g.Ask(1, 1)
     state, events = act(state, 1, g.LAY, ids(state, 1, "[2:2]长二"))
     assert state.finished and state.winner == 1 and types(events) == ["LAY", "WIN"]
+
+
+@pytest.mark.parametrize("laid, card, hand, compulsory", [
+    ("[5:5]梅子 [5:5]梅子 [5:5]梅子", "[5:5]梅子", "[5:6]斧头", True),  # 10: the 扛 is compulsory (5.4 c)
+    ("[3:3]长三 [3:3]长三 [3:3]长三", "[3:3]长三", "[5:6]斧头", False),  # 6: no 4, no 6 in hand: 齐头
+    ("[3:3]长三 [3:3]长三 [3:3]长三", "[3:3]长三", "[1:5]猫猫 [5:6]斧头", True),  # one bad 6 more: b - g = 1
+    ("[2:2]长二 [2:2]长二 [2:2]长二", "[2:2]长二", "[1:3]合牌 [5:6]斧头", False),  # one good 4 more: g - b = 1
+    ("[2:2]长二 [2:2]长二 [2:2]长二", "[2:2]长二", "[1:3]合牌 [1:3]合牌 [5:6]斧头", True),  # g - b = 2
+    ("[1:2]丁丁 [1:2]丁丁 财神", "听用", "[4:6]四六 [4:6]四六", True),  # 3.5: the fourth of {经, 3}
+])
+def test_chuanpai_p_10_gang_onto_a_laid_an_by_the_qitou_of_the_hand(laid, card, hand, compulsory):
+    state = table([f"{card} [4:5]红九", hand, "[1:6]高高", "[2:5]二五"], melds={1: [(g.AN_M, -1, laid)]})
+    state, _ = discard(state, 0, card)
+    assert 1 in state.to_act and g.GANG in legal_kinds(state, 1)
+    assert (PASS not in legal_kinds(state, 1)) == compulsory
+    if compulsory:
+        assert ("3.5" if card == "听用" else "5.4 c") in G.check(state, Action(1, PASS)).message

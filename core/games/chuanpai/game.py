@@ -724,11 +724,21 @@ def obligation(t, seat: int) -> str | None:
     kind = KIND_OF[t.card]
     if any(_guo_fits(g, kind) for g in t.guo[seat]):
         return "5.6"
-    reason = an.take_reason(counts(t.hands[seat]), kind, same_points=t.options.same_points,
-                            extra=is_extra(t, seat))
+    c = counts(t.hands[seat])
+    reason = an.take_reason(c, kind, same_points=t.options.same_points, extra=is_extra(t, seat))
+    if reason is None and _onto_laid(t, seat, kind):
+        # the fourth card onto a laid 暗/碰 (3.3): a 扛, compulsory for 5, 7 and 10 and by the 齐头
+        # table of the hand (5.4 c, P-10), always for the 3.5 family
+        qitou = None if an.is_three_set(kind) else an.qitou_compulsory(c, POINTS[kind])
+        if qitou is None or qitou:
+            reason = "3.5" if an.is_three_set(kind) else "5.4 c"
     if reason and not take_options(t, seat):
         return None
     return reason
+
+
+def _onto_laid(t, seat: int, kind: int) -> bool:
+    return any(meld_kind(m) in (AN_M, PENG_M) and _same_class(t, kind, KIND_OF[m[2]]) for m in t.melds[seat])
 
 
 def must_win(t, seat: int) -> bool:
