@@ -784,3 +784,49 @@ def test_chuanpai_p_10_gang_onto_a_laid_an_by_the_qitou_of_the_hand(laid, card, 
     assert (PASS not in legal_kinds(state, 1)) == compulsory
     if compulsory:
         assert ("3.5" if card == "听用" else "5.4 c") in G.check(state, Action(1, PASS)).message
+
+
+def test_chuanpai_rule_5_2_gang_beats_peng_of_an_earlier_seat():
+    # same_points (C-3): any 8-point cards are identical, so one 8 can be 碰 by one seat, 扛 by another
+    state = table(["[2:6]二六 [5:6]斧头", "[3:5]三五 [3:5]三五 [6:6]天牌 [6:6]天牌", "[4:4]人牌 [4:4]人牌 [4:4]人牌 [1:5]猫猫",
+                   "[3:3]长三 [2:2]长二"], options=Options(same_points=True))
+    state, _ = discard(state, 0, "[2:6]二六")
+    assert state.to_act == (1, 2)
+    state, events = _answer_all(state, {1: (g.PENG, ()), 2: (g.GANG, ())})
+    assert events[0].type == "GANG" and events[0].seat == 2
+
+
+def test_chuanpai_rule_5_2_a_gang_of_a_passing_jing_ranks_as_pair():
+    state = table(["财神 [5:6]斧头", "[1:5]猫猫 [5:6]斧头", "[1:2]丁丁 [1:2]丁丁 听用 [5:6]斧头 [1:5]猫猫",
+                   "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "财神")
+    state, events = _answer_all(state, {1: (g.PAIR, ids(state, 1, "[1:5]猫猫")), 2: (g.GANG, ()), 3: (g.PAIR, ())})
+    assert events[0].type == "PAIR" and events[0].seat == 1
+
+
+def test_chuanpai_p_4_the_card_passes_a_claimer_that_lost_not_the_taker():
+    # seat 1's 碰 (no 3 in hand) loses to seat 2's 摆 that completes his cards (和): the 7 passed seat 1
+    state = table(["[1:6]高高 [5:6]斧头", "[1:6]高高 [1:6]高高 [5:6]斧头", "[1:2]丁丁", "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "[1:6]高高")
+    state, events = _answer_all(state, {1: (g.PENG, ()), 2: (g.PAIR, ())})
+    assert state.winner == 2 and state.pending[1] == 1 << 7 and state.pending[2] == 0
+
+
+def test_chuanpai_p_4_the_taker_is_not_flagged():
+    state = table(["[1:6]高高 [5:6]斧头", "[1:6]高高 [1:6]高高 [5:6]斧头 [1:5]猫猫", "[5:5]梅子 [5:5]梅子",
+                   "[3:3]长三 [2:2]长二"], "[2:3]拐子")
+    state, _ = discard(state, 0, "[1:6]高高")
+    state, _ = act(state, 1, g.PENG)
+    assert state.pending[1] == 0 and state.pending[2] == 1 << 7
+
+
+def test_chuanpai_p_9_a_compulsory_take_refuses_the_take_that_declines_the_win():
+    # the 10 onto seat 1's laid 暗 of 10s is a compulsory 扛 that leaves [4:6][4:6]: a win; 摆 would not
+    state = table(["[5:5]梅子 [5:6]斧头", "[4:6]四六 [4:6]四六", "[1:6]高高", "[2:5]二五"],
+                  melds={1: [(g.AN_M, -1, "[5:5]梅子 [5:5]梅子 [5:5]梅子")]})
+    state, _ = discard(state, 0, "[5:5]梅子")
+    assert g.obligation(state, 1) == "5.4 c" and legal_kinds(state, 1) == [g.GANG, g.WIN]
+    refused = G.check(state, Action(1, g.PAIR, ids(state, 1, "[4:6]四六")))
+    assert refused.reason == g.MUST_TAKE and "P-9" in refused.message
+    state, events = act(state, 1, g.GANG)
+    assert state.winner == 1 and types(events) == ["GANG", "WIN"]
