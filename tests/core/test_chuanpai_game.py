@@ -448,6 +448,13 @@ def test_chuanpai_c_7_seventh_bonus_once_three_identical_cards_passed_whatever_t
     assert settlement.points == (-2,) * 6 + (12,) and ("seventh_bonus", 12) in settlement.breakdown
 
 
+def test_chuanpai_c_7_no_bonus_before_the_third_card_and_the_7th_seat_by_direction():
+    state = table(SEVEN, options=Options(seventh_bonus=2))._replace(phase=g.FINISHED, to_act=(), outcome=g.VOID, seen=2)
+    assert G.settle(state).points == (0,) * 7
+    assert g.seventh(state._replace(toujia=3)) == 2
+    assert g.seventh(state._replace(toujia=3, options=Options(clockwise=True))) == 4
+
+
 def test_chuanpai_rule_6_3_seventh_player_neither_pays_nor_is_paid_on_a_win():
     state = table(SEVEN)._replace(phase=g.FINISHED, to_act=(), outcome=g.WON, winner=2)
     assert G.settle(state).points == (-1, -1, 5, -1, -1, -1, 0)
@@ -503,8 +510,10 @@ def _cards(text):
 
 
 def test_chuanpai_p_13_first_toujia_highest_turned_card_ties_turn_again_jing_turned_again():
-    seq = _cards("[6:6]天牌 [1:1]地牌 [6:6]天牌 财神 [4:4]人牌 [5:6]斧头")
-    assert g.first_toujia(seq, 3) == 2
+    seq = _cards("[6:6]天牌 [1:1]地牌 [6:6]天牌 [4:4]人牌 [5:6]斧头")
+    assert g.first_toujia(seq, 3) == 2  # 0 and 2 tie at 12, then 8 against 11
+    seq = _cards("[6:6]天牌 [1:1]地牌 [6:6]天牌 财神 [5:6]斧头 [4:4]人牌")
+    assert g.first_toujia(seq, 3) == 0  # seat 0 turns 财神 again: 11 against 8
 
 
 def test_chuanpai_rule_4_2_later_hands_toujia_counted_from_the_second_player_after_the_winner():
@@ -626,6 +635,15 @@ def test_chuanpai_p_12_jing_jing_3_is_no_triple():
                    "[3:3]长三 [2:2]长二"])
     state, _ = discard(state, 0, "[1:2]丁丁")
     assert G.check(state, Action(1, g.PENG, ids(state, 1, "财神 听用"))).reason == Reason.NOT_A_COMBINATION
+    # with a 3 in hand the 碰 {3, 3, 经} is listed; naming the two 经 is still no triple
+    state = table(["[1:2]丁丁 [5:6]斧头", "[1:2]丁丁 财神 听用 [4:6]四六", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "[1:2]丁丁")
+    assert g.PENG in legal_kinds(state, 1)
+    assert G.check(state, Action(1, g.PENG, ids(state, 1, "财神 听用"))).reason == Reason.NOT_A_COMBINATION
+    # a passing 经 with one 3 and the other 经 in hand: {经, 经, 3} is no 碰
+    state = table(["财神 [5:6]斧头", "[1:2]丁丁 听用 [4:6]四六 [4:6]四六", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "财神")
+    assert g.PENG not in legal_kinds(state, 1)
 
 
 def test_chuanpai_rule_5_6_a_guo_card_pairs_only_its_flagged_value():
