@@ -31,7 +31,8 @@ discarder never, the turner last) in the ``claim`` window (``decisions.DecisionP
 asks only the seats that can use the card (P-2; nobody: the card is dead at once): PAIR (摆,
 with a hand card or a 过 card), PENG (碰), GANG (扛: three in hand, or the fourth onto a laid
 暗/碰), YAN (燕/起), WIN (和), PASS. A PASS the rules forbid is refused with MUST_TAKE naming the
-rule (5.4 a/b/c, 5.6a, 3.5, 5.6); a player obliged by 5.6 takes only with his 过 card (or wins
+rule (5.4 a/b/c, 5.6a, 3.5, 5.6; the fourth card onto a laid 暗/碰 as a 扛: 5.4 c by the hand's
+齐头 table, P-10, or 3.5); a player obliged by 5.6 takes only with his 过 card (or wins
 with it, P-6); a compulsory take that can win must win (P-9). Priority (5.2, C-8): 和 > 扛 >
 碰/燕 > 摆 (C-9 ``qi_is_peng``: 燕 ranks as 摆; claims on a passing 经牌 rank as 摆), ties to the
 first in claim order; a take after which the cards are complete is a win (P-9). An unused card
@@ -74,6 +75,13 @@ Missing (refused or not yet written):
 - Whether a claim window opens at all tells the table that somebody can use the card (as in
   mahjong's claims); who was asked is not told.
 - A declined optional set is offered again only after a new draw of its owner.
+- Choices the spec leaves open: with ``qi_is_peng`` a 燕 with a passing 7 stays compulsory
+  (5.6a); the 7th player is counted when a turned card picks the next 头家 (4.2).
+- A hand-run mutation pass (not ``make mutate``) left four equivalent survivors: the PENG of a
+  passing 3 with two natural 3s in hand (impossible with two 3-point cards), ``obligation``'s
+  guard for a reason with no take (every reason implies a take), the lay-down signature's
+  {3, 经, 经} check (one 经 in a three-card option leaves none to name), and ``_seat_view``'s
+  winner clause for 过 cards (a winner has none).
 """
 from __future__ import annotations
 
