@@ -13,7 +13,7 @@ from .game import Game
 
 
 # the games shipped, one line each: the package core/games/<id>/ and its GAME
-GAME_PACKAGES = ("doudizhu", "mcr", "bidaxiao", "tonghua", "coushu", "jielong", "q783", "gouji")
+GAME_PACKAGES = ("doudizhu", "mcr", "bidaxiao", "tonghua", "coushu", "jielong", "q783", "gouji", "chuanpai")
 
 
 def _load() -> dict[str, Game]:

@@ -19,6 +19,7 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from referee.core.errors import COMMON_REASONS
 from referee.v1 import actions_pb2, cards_pb2
 from referee.v1 import referee_service_pb2 as pb
 
@@ -57,10 +58,12 @@ class Refusal(NamedTuple):
 
     code: grpc.StatusCode
     reasons: tuple[str, ...]
+    game_rules: bool = False  # also one of the game's own reasons (a rule that forbids it now)
 
     def judge(self, code: grpc.StatusCode, reason: str) -> str:
         """What differs from this refusal ("" when nothing does)."""
-        if code == self.code and reason in self.reasons:
+        if code == self.code and (reason in self.reasons or (self.game_rules and reason and
+                                                             reason not in COMMON_REASONS)):
             return ""
         return f"expected {self.code.name} {'/'.join(self.reasons)}, got {code.name} {reason or '(no reason)'}"
 
@@ -68,8 +71,9 @@ class Refusal(NamedTuple):
 NOT_AWAITED = Refusal(grpc.StatusCode.FAILED_PRECONDITION, ("NOT_YOUR_TURN",))
 ANOTHER_SEAT = Refusal(grpc.StatusCode.PERMISSION_DENIED, ("NOT_YOUR_SEAT",))
 NOT_HELD = Refusal(grpc.StatusCode.FAILED_PRECONDITION, ("CARDS_NOT_IN_HAND",))
-# a pass LegalActions does not list: a trick's leader (MUST_LEAD) or a phase without passes (WRONG_PHASE)
-PASS_NOT_NOW = Refusal(grpc.StatusCode.FAILED_PRECONDITION, ("MUST_LEAD", "WRONG_PHASE"))
+# a pass LegalActions does not list: a trick's leader (MUST_LEAD), a phase without passes
+# (WRONG_PHASE), or a rule of the game that forbids it now (its own reason: 川牌's MUST_TAKE)
+PASS_NOT_NOW = Refusal(grpc.StatusCode.FAILED_PRECONDITION, ("MUST_LEAD", "WRONG_PHASE"), game_rules=True)
 UNKNOWN_KIND = Refusal(grpc.StatusCode.INVALID_ARGUMENT, ("BAD_ACTION",))
 
 

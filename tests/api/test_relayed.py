@@ -64,7 +64,7 @@ def test_a_probing_seat_learns_from_play_no_more_than_validate_tells_it(raw_stub
             to_act = list(raw_stub.GetView(pb.GetViewRequest(state=state, view_seat=0), metadata=owner).to_act)
         seat = to_act[0]
         legal = raw_stub.LegalActions(pb.LegalActionsRequest(state=state, seat=seat), metadata=seats[seat]).actions
-        if step % 5 == 0:
+        if step < 3 or step % 5 == 0:
             _probe(raw_stub, state, seat, seats[seat], legal, rnd)
             probes += 1
         answers = []

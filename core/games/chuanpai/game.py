@@ -90,7 +90,7 @@ from typing import Annotated, NamedTuple
 
 from ... import rng
 from ...asking import Ask, AskInTurn
-from ...cards import from_mask
+from ...cards import from_mask, to_mask
 from ...codec import Blob, Choice, Index, Int, Mask, OneOf, Seq, Small
 from ...decisions import DecisionPhase, Window
 from ...errors import InvalidAction, Reason
@@ -779,6 +779,12 @@ def check_claim(state: State, action: Action) -> Verdict:
         mask = held(state.hands[seat], action, NOTATION)
         if type(mask) is not Verdict and _valid_take(state, seat, action.kind, from_mask(mask), options):
             chosen = Action(seat, action.kind, from_mask(mask))
+    if chosen is None and action.cards:  # the platform's reason for a card the seat does not have
+        own = state.hands[seat] | to_mask(g.card for g in state.guo[seat])
+        own |= to_mask(c for m in state.melds[seat] for c in meld_cards(m))
+        missing = [c for c in action.cards if c != state.card and not own >> c & 1]
+        if missing:
+            return Verdict.no(Reason.CARDS_NOT_IN_HAND, f"not in hand: {NOTATION.format_cards(tuple(missing))}")
     if chosen is None:
         every = [a for a, _ in take_options(state, seat, all_takes=True) if a.kind == action.kind]
         if _match(every, action, lambda a: a.cards) is not None:
