@@ -41,7 +41,6 @@ SMALL = cython.declare(cython.int, 13)
 BIG = cython.declare(cython.int, 14)
 ACE = cython.declare(cython.int, 11)
 NO_RANK = cython.declare(cython.int, 15)
-NUM_RANKS = cython.declare(cython.int, 15)
 
 # 4.1: the least number of cards (attached 2s included) of each rank index that is a 够级牌; 0 never
 GOUJI_MIN = (0, 0, 0, 0, 0, 0, 0, 5, 4, 3, 2, 2, 1)

@@ -286,7 +286,6 @@ def round_scores(places: tuple[int, ...]) -> tuple[int, ...]:
 # --- who may answer a play before and in 四人乱缠 (10.3-10.4, 11, 13.2-13.5, 14) ----------------
 
 NOT_ASKED, PASS_ONLY, BEAT, BURN = 0, 1, 2, 3
-ANSWER_NAMES = ("not_asked", "pass_only", "beat", "burn")
 
 
 def has_head(seat: int, active: int, revolutionary: int = -1, yaotou_left: int = 0) -> bool:

@@ -1,0 +1,104 @@
+"""够级 pinned (``make mutate GAME=gouji``): what the first survivors showed no test asserted."""
+import pytest
+
+from referee.core import cards as cardlib
+from referee.core.game import Action, Match
+from referee.core.games.gouji import game as g
+from referee.core.games.gouji import rules
+from referee.core.games.gouji.game import GOUJI as G
+
+from test_gouji_ju import answer, masks  # noqa: E402
+
+
+def test_gouji_codec_declarations_bound_the_flags_and_the_phase():
+    s = g.new_state(masks("5S", "6S", "7S", "8S", "9S", "TS"), 0)
+    for bad in (s._replace(close=2), s._replace(phase=6), s._replace(siji=2), s._replace(void=2)):
+        assert G.codec.conforms(bad)
+    assert not G.codec.conforms(s._replace(close=1, phase=5, siji=1, void=1))
+
+
+def test_gouji_rule_15_6_a_leader_who_leaves_passes_the_lead_to_the_next_active_seat():
+    s = g.new_state(masks("5S 5H", "6S 6H", "7S", "8S", "9S", "TS"), 0)
+    s, _ = G.apply(s, Action(0, "ABANDON"))
+    assert s.to_act == (1,) and s.trick.leader == 1
+    s, _ = G.apply(s, Action(1, "ABANDON"))
+    assert s.to_act == (2,)
+
+
+def test_gouji_an_ordinary_play_starts_no_burn_and_a_trick_won_clears_the_burning_top():
+    s = g.new_state(masks("5S 6D", "6S 6H", "7S", "8S", "9S", "TS"), 0)
+    s, _ = answer(s, 0, "PLAY", "5S")
+    assert s.burn_top == -1 and s.burns == (-1,) * 6
+    s = g.new_state(masks("TS TH TD TC TS 4S 4H", "JS JH JD JC JS BJ 3S", "5S 5H", "6S 6H", "7S 7H", "8S 8H"), 0)
+    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
+    s, _ = answer(s, 1, "PLAY", "JS JH JD JC JS")
+    assert s.burn_top == 1
+    for seat in (2, 3, 4, 5, 0):
+        s, events = answer(s, seat, "PASS")
+    assert "TRICK_WON" in [e.type for e in events] and s.burn_top == -1 and s.burns[1] == 0
+
+
+def test_gouji_rule_10_5_a_yield_beaten_downstream_leaves_no_yield_behind():
+    # 0's protected 够级牌; 1 passes, 2 (a team-mate) passes, 3 (the 对头) yields; 5 burns it
+    s = g.new_state(masks("TS TH TD TC TS 4S", "5S 5H", "6S 6H", "JS JH JD JC JS", "7S 7H", "QS QH QD QC QS BJ"), 0)
+    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
+    s, _ = answer(s, 1, "PASS")
+    s, _ = answer(s, 2, "PASS")
+    s, events = answer(s, 3, "YIELD")
+    assert s.yielded == 3 and s.to_act == (4,)
+    s, _ = answer(s, 4, "PASS")
+    s, events = answer(s, 5, "PLAY", "QS QH QD QC QS")
+    assert "BURN" in [e.type for e in events] and s.yielded == -1
+    assert s.trick.barred >> 3 & 1  # the yield counted as 3's pass
+
+
+def test_gouji_variant_g5_daluo_leads_is_not_used_in_a_ju_s_first_round():
+    for k in range(40):
+        seed = bytes([k]) * 32
+        shangban = rules.deal(seed, b"", rules.Options())[1]
+        if shangban:
+            break
+    s = G.deal(G.Options(first_leader="daluo_leads"), seed)
+    for _ in range(6):
+        s, _ = G.apply(s, Action(s.to_act[0], "PASS"))
+    assert s.leader == shangban != 0
+
+
+def test_gouji_check_accepts_an_option_at_its_minimum():
+    assert rules.options_of({"ju_length": 1}).ju_length == 1
+    with pytest.raises(Exception):
+        rules.options_of({"ju_length": 0})
+
+
+def test_gouji_next_round_counts_the_round_and_sums_the_totals():
+    s = g.new_state(masks("RJ", "5S", "6S", "5D", "7S", "6D"), 0, g.Options(), match=Match(2, (4, -4) * 3))
+    s, _ = answer(s, 0, "PLAY", "RJ")
+    s, _ = G.apply(s, Action(2, "ABANDON"))
+    s, _ = G.apply(s, Action(4, "ABANDON"))
+    nxt = G.next_round(s)
+    points = G.settle(s).points
+    assert nxt.round == 3 and nxt.totals == tuple(a + b for a, b in zip((4, -4) * 3, points))
+    assert cardlib.from_mask(s.hands[2])  # a leaver's cards stay dead in his hand
+
+
+def test_gouji_variant_g5_daluo_leads_seat_zero():
+    for k in range(40):
+        seed = bytes([k]) * 32
+        if rules.deal(seed, b"", rules.Options())[1] != 0:
+            break
+    assert rules.deal(seed, b"", rules.Options(first_leader="daluo_leads"), daluo=0)[1] == 0
+
+
+def test_gouji_rule_7_3_the_automatic_revolution_is_marked_so():
+    s = g.new_state(masks("2S 5S", "6S", "3H 3S", "3D", "3S 3H", "3D"), 0, g.Options(biesan=True))
+    events = []
+    s = g._maisan(s, events)
+    assert [(e.seat, dict(e.values)) for e in events if e.type == "REVOLT"] == [(1, {"automatic": 1})]
+
+
+@pytest.mark.parametrize("jokers, closes", [("RJ", False), ("RJ RJ", False), ("RJ RJ RJ", True)])
+def test_gouji_rule_3_4_3_5_option1_full_leaves_one_or_two_big_jokers_beatable(jokers, closes):
+    s = g.new_state(masks(jokers + " 5S", "BJ BJ BJ", "6S", "7S", "8S", "9S"), 0, g.Options(option1_joker_counts=True))
+    s, events = answer(s, 0, "PLAY", jokers)
+    assert ("TRICK_WON" in [e.type for e in events]) == closes
+    assert s.to_act == ((0,) if closes else (1,))
