@@ -102,3 +102,17 @@ def test_gouji_rule_3_4_3_5_option1_full_leaves_one_or_two_big_jokers_beatable(j
     s, events = answer(s, 0, "PLAY", jokers)
     assert ("TRICK_WON" in [e.type for e in events]) == closes
     assert s.to_act == ((0,) if closes else (1,))
+
+
+def test_gouji_a_seat_that_leaves_while_asked_leaves_the_trick_as_it_is():
+    s = g.new_state(masks("5S 5H", "6S 6H", "7S", "8S", "9S", "TS"), 0)
+    s, _ = answer(s, 0, "PLAY", "5S")
+    s, _ = G.apply(s, Action(1, "ABANDON"))
+    assert s.to_act == (2,) and s.trick.top_seat == 0 and s.trick.top and s.trick.leader == 0
+
+
+def test_gouji_rule_3_6_cover_counts_every_joker_of_a_play_with_both_kinds():
+    cover = rules.flags_of(rules.Options(comparison="cover_then_core_strict"))
+    play, top = rules.play_of_text("RJ BJ 5S 5H"), rules.play_of_text("BJ BJ 4S 4H")
+    assert rules.hot.beats(play, top, cover)  # 2.5: two 小花 cover two 小花, the 5s beat the 4s
+    assert not rules.hot.beats(rules.play_of_text("RJ 5S 5H 5D"), top, cover)  # one joker for two

@@ -906,7 +906,7 @@ class Gouji(Game):
         if round_over(state):
             return _finish(state, events), events
         if seat in state.to_act:
-            if state.trick.top_seat < 0 or not state.trick.top:
+            if not state.trick.top:  # a fresh trick: the next active seat leads it
                 inside = active(state)
                 lead = next(s for s in ((seat + k) % SEATS for k in range(1, SEATS)) if inside >> s & 1)
                 return state._replace(trick=Trick(lead), to_act=(lead,)), events

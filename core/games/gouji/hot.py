@@ -306,7 +306,7 @@ def beating_plays(lo: cython.ulonglong, hi: cython.ulonglong, top: cython.longlo
     S: cython.int = _count(lo, hi, SMALL)
     B: cython.int = _count(lo, hi, BIG)
     low: cython.int = main_rank(top)
-    if (top >> 10) & 255 and not (flags & COVER) and eff_bigs(top, flags):
+    if not (flags & COVER) and eff_bigs(top, flags):
         return _option1_plays(S, B, top, flags)  # 3.4: a 大花 is beaten at no equal size
     for r in range(ACE + 1):
         c = _count(lo, hi, r)
