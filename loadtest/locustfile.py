@@ -255,12 +255,15 @@ class Hands:
 
     def __init__(self, views):
         self.ids: dict[int, list[int]] = {}
+        self.own: dict[int, list[int]] = {}  # the hand and the seat's melds and card groups
         self.sizes: dict[int, int] = {}
         self.update(views)
 
     def update(self, views) -> None:
         for view in views:
             self.ids[view.seat] = list(view.hand.ids)
+            if view.seat >= 0:
+                self.own[view.seat] = bots.own_cards(view, view.seat)
         if views:
             self.sizes = {s: sv.hand_size for s, sv in enumerate(views[0].seats)}
 
@@ -277,7 +280,7 @@ class Table:
 
 
 def check_deal(deal: pb.DealResponse) -> None:
-    if deal.seq != 0 or not deal.to_act or len(deal.commitment) != 32 or not deal.views:
+    if deal.seq != 0 or len(deal.commitment) != 32 or not deal.views or not (deal.to_act or deal.views[0].finished):
         raise CheckFailed("deal: seq 0, a seat to act, a 32-byte commitment and views expected")
     if [v.seat for v in deal.views] != list(range(len(deal.views))) or any(v.test_deal for v in deal.views):
         raise CheckFailed("deal: every seat's view (the owner's), none a test deal, expected")
@@ -344,7 +347,7 @@ class GameUser(RefereeUser):
             check_deal(deal)
             table, seats = Table(deal), len(deal.views)
             hands = Hands(deal.views)
-            state, seq, to_act, finished = deal.state, deal.seq, list(deal.to_act), False
+            state, seq, to_act, finished = deal.state, deal.seq, list(deal.to_act), bool(deal.views) and deal.views[0].finished
             calls, left = 1, set()
             while not finished:
                 if seq >= MAX_ACTIONS:
@@ -419,7 +422,7 @@ class GameUser(RefereeUser):
             hands.update(self.call("GetView", pb.GetViewRequest(state=state), metadata=table.seats[seat]).views)
             calls = 1
         tries = bots._illegal_attempts(self.rng, seat, legal, to_act, len(table.seats), CARD_IDS[game],
-                                       hands.ids.get(seat, ()), KINDS[game])
+                                       hands.own.get(seat, ()), KINDS[game])
         return [(action, table.seats[sender], refusal) for action, sender, refusal in tries], calls
 
     def try_illegal(self, state, seq, seat, legal, to_act, table, hands, game) -> int:

@@ -88,6 +88,19 @@ def error_reason(error: grpc.RpcError) -> str:
     return ""
 
 
+def own_cards(view, seat: int) -> list[int]:
+    """The cards a seat's view shows as its own: its hand, and its melds and card groups (川牌's
+    laid sets and 过 cards, which an action may name too): a card "not held" is none of them."""
+    own = list(view.hand.ids)
+    mine = view.seats[seat] if seat < len(view.seats) else None
+    if mine is not None:
+        for meld in mine.melds:
+            own += list(meld.cards.ids)
+        for ids in mine.cards.values():
+            own += list(ids.ids)
+    return own
+
+
 def _illegal_attempts(rng: random.Random, seat: int, legal: pb.LegalActionsResponse, to_act,
                       seats: int, card_ids: int, hand,
                       kinds=None) -> list[tuple[actions_pb2.Action, int, Refusal]]:
@@ -139,7 +152,8 @@ def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options
     deal = round_.deal
     table = Table(deal)
     seats = len(deal.seat_credentials)
-    state, seq, to_act, finished = deal.state, deal.seq, list(deal.to_act), False
+    # a deal may end the round at once (川牌: a hand complete as dealt)
+    state, seq, to_act, finished = deal.state, deal.seq, list(deal.to_act), bool(deal.views) and deal.views[0].finished
     while not finished:
         if len(round_.actions) >= max_actions:
             raise BotError(f"round not finished after {max_actions} actions")
@@ -162,7 +176,7 @@ def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options
                 # the seat's hand now, from its own view (a Play's reply shows the caller's view
                 # only: the landlord's kitty arrives with another seat's last bid)
                 views = stub.GetView(pb.GetViewRequest(state=state), metadata=who).views
-                hand = next((list(v.hand.ids) for v in views if v.seat == seat), ())
+                hand = next((own_cards(v, seat) for v in views if v.seat == seat), ())
                 tries = _illegal_attempts(rng, seat, legal, to_act, seats, card_ids, hand, kinds)
                 if tries:
                     action, sender, refusal = rng.choice(tries)

@@ -184,8 +184,9 @@ def cmd_selfplay(args) -> int:
                     print(json.dumps({"error": f"match totals {list(info.totals)} are not the rounds' sum "
                                                f"{match_points}", "game_index": i}))
                     return 1
-                if info.over or info.void_match or info.round + 1 > 1000:
-                    matches.append({"rounds": info.round + 1, "totals": match_points, "void": info.void_match})
+                if info.over or info.void_match or info.round + 1 >= args.max_rounds:
+                    matches.append({"rounds": info.round + 1, "totals": match_points, "void": info.void_match,
+                                    "over": info.over})  # a game without a round limit stops at --max-rounds
                     break
                 previous = played
     summary = {"game": args.game, "games": games, "actions": actions, "rejected_actions": rejected,
@@ -412,6 +413,8 @@ def parser(game_commands: bool = True) -> argparse.ArgumentParser:
                    help="let the server draw every seed (a --target without --allow-caller-seed)")
     p.add_argument("--match", action="store_true",
                    help="--games whole matches (够级: 局), each round dealt from the last one's token")
+    p.add_argument("--max-rounds", type=int, default=50,
+                   help="with --match: stop a match after this many counted rounds (a game without a limit)")
     p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("legal", help='legal plays: {"hand": "...", "last": "..."} -> {"moves": [...]}')

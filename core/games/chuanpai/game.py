@@ -781,8 +781,9 @@ def check_claim(state: State, action: Action) -> Verdict:
             chosen = Action(seat, action.kind, from_mask(mask))
     if chosen is None and action.cards:  # the platform's reason for a card the seat does not have
         own = state.hands[seat] | to_mask(g.card for g in state.guo[seat])
-        own |= to_mask(c for m in state.melds[seat] for c in meld_cards(m))
-        missing = [c for c in action.cards if c != state.card and not own >> c & 1]
+        if action.kind == GANG:  # the fourth card onto a laid 暗/碰 names the laid cards
+            own |= to_mask(c for m in state.melds[seat] for c in meld_cards(m))
+        missing = [c for c in action.cards if not own >> c & 1]
         if missing:
             return Verdict.no(Reason.CARDS_NOT_IN_HAND, f"not in hand: {NOTATION.format_cards(tuple(missing))}")
     if chosen is None:
