@@ -116,3 +116,20 @@ def test_gouji_rule_3_6_cover_counts_every_joker_of_a_play_with_both_kinds():
     play, top = rules.play_of_text("RJ BJ 5S 5H"), rules.play_of_text("BJ BJ 4S 4H")
     assert rules.hot.beats(play, top, cover)  # 2.5: two 小花 cover two 小花, the 5s beat the 4s
     assert not rules.hot.beats(rules.play_of_text("RJ 5S 5H 5D"), top, cover)  # one joker for two
+
+
+def test_gouji_views_show_the_revolution_and_a_manual_revolt_is_not_automatic():
+    s = g.new_state(masks("RJ 4S", "5S 6S", "5H 6H", "2S 7S", "BJ 7H", "2H 8S"), 0, phase=g.GEMING)
+    s = g._to_geming(s._replace(trick=g.Trick()), [])
+    s, events = answer(s, 1, "REVOLT")
+    assert [dict(e.values) for e in events if e.type == "REVOLT"] == [{"automatic": 0}]
+    assert [sv.counters["revolution"] for sv in G.view(s, 0).seats] == [0, 1, 0, 0, 0, 0]
+
+
+def test_gouji_variant_g22_team_sees_at_10_not_at_11():
+    eleven = "3S 3H 3D 3C 4S 4H 4D 4C 5S 5H 5D"
+    s = g.new_state(masks("6S", "7S", eleven, "8S", "9S", "TS"), 0, g.Options(team_sees_at_10=True))
+    assert "hand" not in G.view(s, 0).seats[2].cards
+    ten = "3S 3H 3D 3C 4S 4H 4D 4C 5S 5H"
+    s = g.new_state(masks("6S", "7S", ten, "8S", "9S", "TS"), 0, g.Options(team_sees_at_10=True))
+    assert len(G.view(s, 0).seats[2].cards["hand"]) == 10 and "hand" not in G.view(s, 1).seats[2].cards
