@@ -32,10 +32,7 @@ class BigHand(g.Gouji):
     id = "gouji-big-hand"
 
     def _deal(self, options, seed, entropy, num_seats, match):
-        hand = _big_hand()
-        rest = [c for c in range(216) if not hand >> c & 1]
-        hands = [hand] + [cardlib.to_mask(rest[k * 36:(k + 1) * 36]) for k in range(5)]
-        return g.new_state(hands, 0, options, seed, entropy, match)
+        return g.new_state(*_first(), options, seed, entropy, match)
 
 
 @pytest.fixture
@@ -49,7 +46,7 @@ def test_gouji_legal_actions_past_the_budget_are_truncated_with_grouped_hints(st
     deal = stub.Deal(pb.DealRequest(game=big_hand.id, seed=b"big"))
     seat0 = (bearer(deal.seat_credentials[0]),)
     answer = stub.LegalActions(pb.LegalActionsRequest(state=deal.state, seat=0), metadata=seat0)
-    every = big_hand.legal_actions(g.new_state(*_first(big_hand)), 0)
+    every = big_hand.legal_actions(g.new_state(*_first()), 0)
     assert len(every) == 1079 and answer.truncated and 0 < len(answer.actions) < len(every)
     assert answer.ByteSize() <= 64 << 10  # a JudgeBatch item's budget
     counts = rules.counts_of_mask(_big_hand())
@@ -63,7 +60,8 @@ def test_gouji_legal_actions_past_the_budget_are_truncated_with_grouped_hints(st
     assert not small.truncated and not small.groups and not small.actions  # not awaited
 
 
-def _first(game):
+def _first():
+    """Seat 0's big hand and the rest dealt to the others, seat 0 leading."""
     hand = _big_hand()
     rest = [c for c in range(216) if not hand >> c & 1]
     return [hand] + [cardlib.to_mask(rest[k * 36:(k + 1) * 36]) for k in range(5)], 0

@@ -15,6 +15,7 @@ from referee.v1 import actions_pb2
 from referee.v1 import referee_service_pb2 as pb
 
 from .conftest import error_of
+from .test_trust import _shown
 
 GAME_IDS = sorted(g for g, game in GAMES.items() if type(game).__module__.startswith("referee.core."))
 
@@ -175,15 +176,7 @@ def test_deliveries_give_each_seat_its_share_in_one_owner_call(raw_stub, game):
 
 def _public(view) -> set[int]:
     """The cards a view shows besides the hand (the table, public piles, rivers, flowers, melds)."""
-    shown = set(view.table_cards.ids)
-    for ids in view.public_cards.values():
-        shown |= set(ids.ids)
-    for seat in view.seats:
-        for ids in seat.cards.values():
-            shown |= set(ids.ids)
-        for meld in seat.melds:
-            shown |= set(meld.cards.ids)
-    return shown
+    return _shown(view) - set(view.hand.ids)
 
 
 def test_replay_deliveries_are_the_live_rounds_shares(raw_stub):
