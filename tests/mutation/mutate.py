@@ -8,14 +8,17 @@
     mutate.py test --workdir DIR --worker I                          cosmic-ray's test command
 
 Modules are named by their path below ``core/`` without ``.py`` (``game``,
-``games/doudizhu/hot``). ``--game platform`` is the shared pieces (PLATFORM); ``--game ID`` a
-game's package, ``core/games/ID/*.py``, and the game modules they import; no ``--game``: the
-platform and every game module; a sample without ``--game``: the games of ``triaged.txt``.
+``games/doudizhu/hot``), or, for the service, below the root (``service/servicer``).
+``--game platform`` is the shared pieces (PLATFORM); ``--game service`` the trust path of the
+service (SERVICE: servicer, credentials, token, errors); ``--game ID`` a game's package,
+``core/games/ID/*.py``, and the game modules they import; no ``--game``: the platform and every
+game module; a sample without ``--game``: the games (and platform, service) of ``triaged.txt``.
 
-How a mutant is tested: cosmic-ray writes the mutant into a copy of ``core/`` (the tree is
-never changed) and calls ``mutate.py test``, which runs pytest on the tree's tests with
-``referee.core`` imported from that copy (``site/sitecustomize.py``, interpreted twins) and stops
-at the first failure. Which tests: in a whole or game run, those that ran the mutated line
+How a mutant is tested: cosmic-ray writes the mutant into a copy of ``core/`` or ``service/``
+(the tree is never changed) and calls ``mutate.py test``, which runs pytest on the tree's tests
+with ``referee.core`` and ``referee.service`` imported from those copies (``site/sitecustomize.py``,
+interpreted twins; the service copy is the installed package's, with its generated files) and
+stops at the first failure. Which tests: in a whole or game run, those that ran the mutated line
 (a coverage map of the driving suite, built once per state of the sources, fastest first);
 lines run only at import take the tests of the module and of its importers. In a sample (CI)
 run, without a map: the test files that import the module, directly or through the core.
@@ -49,6 +52,16 @@ HERE = Path(__file__).resolve().parent
 CORE = ROOT / "core"
 DRIVING = ("tests/core", "tests/contract", "tests/golden", "tests/regressions")
 PLATFORM = ("game", "tricks", "decisions", "asking", "codec", "seats", "cards", "rng")
+# the service's trust path: who may call what (credentials), the sealed state (token), the one
+# error mapping (errors) and the servicer that converts, checks seats and delegates
+SERVICE = ("service/credentials", "service/errors", "service/servicer", "service/token")
+SERVICE_DIR = ROOT / "service"
+# the tests that drive the service's mutants: real servers on 127.0.0.1 (tests/api) less those
+# that need node, chromium or minutes of subprocesses, and the contract's server playouts
+DRIVING_SERVICE = tuple(f"tests/api/{name}.py" for name in (
+    "test_token", "test_trust", "test_trust_pinned", "test_relayed", "test_rpc", "test_server", "test_replay",
+    "test_state_cache", "test_batch", "test_convert", "test_enums", "test_connect")) + (
+    "tests/contract/test_server_contract.py",)
 # infrastructure, no rules: never mutated
 NOT_RULES = ("_cython_shim", "errors", "registry", "speedups")  # and every package's __init__
 GAMES_DIR = CORE / "games"
@@ -88,8 +101,26 @@ def loaded_by_name(node: ast.AST) -> str | None:
 
 
 def module_name(path: Path) -> str:
-    """A core module's name: its path below ``core/`` without ``.py`` (``games/mcr/hot``)."""
+    """A module's name: its path below ``core/`` without ``.py`` (``games/mcr/hot``); a service
+    module's, below the root (``service/token``)."""
+    if path.is_relative_to(SERVICE_DIR):
+        return path.relative_to(ROOT).with_suffix("").as_posix()
     return path.relative_to(CORE).with_suffix("").as_posix()
+
+
+def is_service(name: str) -> bool:
+    return name.startswith("service/")
+
+
+def source_path(base: Path, name: str) -> Path:
+    """A module's file in ``base``, a folder holding ``core/`` and ``service/`` (the root, a
+    worker's copy, the pristine copy)."""
+    return base / f"{name}.py" if is_service(name) else base / "core" / f"{name}.py"
+
+
+def relative(name: str) -> str:
+    """A module's path from the root: ``core/games/mcr/hot.py``, ``service/token.py``."""
+    return source_path(Path(), name).as_posix()
 
 
 def existing(parts) -> str | None:
@@ -104,7 +135,10 @@ def existing(parts) -> str | None:
 
 def core_imports(path: Path) -> set[str]:
     """The core modules a module imports: relative imports (``from . import x``, ``from .x
-    import``, ``from ...game import``) and ``speedups.load("games.x.hot")``."""
+    import``, ``from ...game import``) and ``speedups.load("games.x.hot")``; for a service
+    module, the service modules it imports."""
+    if path.is_relative_to(SERVICE_DIR):
+        return service_imports(path)
     package = list(path.relative_to(CORE).parent.parts)
     found = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
@@ -116,6 +150,21 @@ def core_imports(path: Path) -> set[str]:
         elif twin := loaded_by_name(node):
             found.add(existing(twin.split(".")))
     return found - {None}
+
+
+def service_imports(path: Path) -> set[str]:
+    """The service modules a service module imports (relative imports within ``service/``)."""
+    package = list(path.relative_to(ROOT).parent.parts)
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.level >= 1:
+            base = package[:len(package) - node.level + 1]
+            module = base + (node.module.split(".") if node.module else [])
+            for name in [module + [alias.name] for alias in node.names] + [module]:
+                if name[:1] == ["service"] and (ROOT / f"{'/'.join(name)}.py").exists():
+                    found.add("/".join(name))
+                    break
+    return found
 
 
 def package_modules(folder: Path) -> set[str]:
@@ -158,7 +207,7 @@ def select_modules(games: list[str], modules: list[str] = ()) -> list[str]:
         return rules_modules()
     names = set()
     for game in games:
-        names.update(PLATFORM if game == "platform" else game_modules(game))
+        names.update(PLATFORM if game == "platform" else SERVICE if game == "service" else game_modules(game))
     return sorted(names)
 
 
@@ -252,26 +301,56 @@ def load_equivalent_file(path: Path) -> dict[str, str]:
 
 # --- the coverage map ------------------------------------------------------------------------------
 
-def driving_files(root: Path = ROOT) -> list[Path]:
-    return sorted(p for d in DRIVING for p in (root / d).rglob("*")
-                  if p.suffix in (".py", ".txt") and p.is_file() and "__pycache__" not in p.parts)
+def driving(service: bool | None = False) -> tuple[str, ...]:
+    """The driving suite: of the core (``service`` False); of the service alone (True: its
+    mutants run only in a server); of both (None)."""
+    return DRIVING_SERVICE if service else DRIVING + (DRIVING_SERVICE if service is None else ())
 
 
-def sources_digest() -> str:
+def service_kind(modules) -> bool | None:
+    """``driving``'s argument for a run over ``modules``."""
+    service = {is_service(m) for m in modules}
+    return None if service == {True, False} else service == {True}
+
+
+def driving_files(root: Path = ROOT, service: bool | None = False) -> list[Path]:
+    return sorted({p for d in driving(service) for p in ((root / d).rglob("*") if (root / d).is_dir() else [root / d])
+                   if p.suffix in (".py", ".txt") and p.is_file() and "__pycache__" not in p.parts})
+
+
+def sources_digest(service: bool | None = False) -> str:
     h = hashlib.sha256()
-    h.update(repr(NOT_DRIVING).encode())
-    for path in sorted(CORE.rglob("*.py")) + driving_files() + [HERE / "referee_mutation.py"]:
+    h.update(repr((NOT_DRIVING, driving(service))).encode())
+    sources = sorted(CORE.rglob("*.py")) + (sorted(SERVICE_DIR.rglob("*.py")) if service is not False else [])
+    for path in sources + driving_files(service=service) + [HERE / "referee_mutation.py"]:
         h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
 
-def test_env(core_dir: Path, tree: Path, **extra) -> dict:
+def installed_service() -> Path:
+    """The installed ``referee.service``: the tree's sources and what the build generated
+    (api.binpb, the web page). Refused when its sources are not the tree's (install again)."""
+    import referee.service
+
+    installed = Path(referee.service.__file__).resolve().parent
+    stale = [p.relative_to(SERVICE_DIR).as_posix() for p in SERVICE_DIR.rglob("*.py")
+             if "__pycache__" not in p.parts
+             and (not (installed / p.relative_to(SERVICE_DIR)).exists()
+                  or (installed / p.relative_to(SERVICE_DIR)).read_bytes() != p.read_bytes())]
+    if stale:
+        raise SystemExit(f"the installed referee.service is not the tree's ({', '.join(stale[:3])}): install again")
+    return installed
+
+
+def test_env(core_dir: Path, tree: Path, service_dir: Path | None = None, **extra) -> dict:
     here = tree / HERE.relative_to(ROOT)
     # the plugins the driving suite uses are named in PYTEST: autoloading every installed one
     # (pytest-benchmark's imports) took half a second of each mutant's run
     env = dict(os.environ, REFEREE_CORE_DIR=str(core_dir), REFEREE_FORCE_PURE="1", PYTEST_DISABLE_PLUGIN_AUTOLOAD="1",
                PYTHONPATH=os.pathsep.join([str(here / "site"), str(here)]
                                           + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])))
+    if service_dir is not None:
+        env["REFEREE_SERVICE_DIR"] = str(service_dir)
     env.update(extra)
     return env
 
@@ -281,9 +360,10 @@ PYTEST = [PYTHON, "-m", "pytest", "-p", "referee_mutation", "-p", "pytest_timeou
           *(f"--deselect={t}" for t in NOT_DRIVING)]
 
 
-def build_map(core_dir: Path, tree: Path) -> Path:
-    """The coverage map of the driving suite on the pristine sources (cached by their digest)."""
-    path = WORK / "maps" / f"{sources_digest()}.json"
+def build_map(base: Path, tree: Path, service: bool | None = False) -> Path:
+    """The coverage map of the driving suite on the pristine sources in ``base`` (``core/``, and
+    ``service/`` when a service module is mutated), cached by their digest."""
+    path = WORK / "maps" / f"{sources_digest(service)}.json"
     if path.exists():
         print(f"coverage map: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path} (cached)", flush=True)
         return path
@@ -291,8 +371,9 @@ def build_map(core_dir: Path, tree: Path) -> Path:
     partial = path.with_suffix(".partial")
     print("coverage map: running the driving suite once under coverage (a few minutes) ...", flush=True)
     started = time.monotonic()
-    proc = subprocess.run(PYTEST + ["--tb=short", *DRIVING], cwd=tree,
-                          env=test_env(core_dir, tree, REFEREE_MUTATION_MAP=str(partial)))
+    proc = subprocess.run(PYTEST + ["--tb=short", *driving(service)], cwd=tree,
+                          env=test_env(base / "core", tree, base / "service" if service is not False else None,
+                                       REFEREE_MUTATION_MAP=str(partial)))
     data = json.loads(partial.read_text()) if partial.exists() else {}
     if proc.returncode != 0 or data.get("failed"):
         raise SystemExit(f"the driving suite fails on the unmutated sources ({data.get('failed')}): fix it first")
@@ -320,7 +401,7 @@ def write_config(workdir: Path, worker: int, modules: list[str], timeout: float)
     config = workdir / f"w{worker}" / "cosmic-ray.toml"
     command = f"{PYTHON} {Path(__file__).resolve()} test --workdir {workdir} --worker {worker}"
     config.write_text("[cosmic-ray]\n"
-                      f"module-path = {json.dumps([f'core/{m}.py' for m in modules])}\n"
+                      f"module-path = {json.dumps([relative(m) for m in modules])}\n"
                       f"timeout = {timeout}\nexcluded-modules = []\n"
                       f"test-command = {json.dumps(command)}\n\n"
                       "[cosmic-ray.distributor]\nname = \"local\"\n")
@@ -346,19 +427,21 @@ def run(args) -> int:
         label += "-rerun"
     workdir = (WORK / label).resolve()
     shutil.rmtree(workdir, ignore_errors=True)
-    pristine = workdir / "pristine" / "core"
-    shutil.copytree(CORE, pristine, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.c"))
+    pristine = workdir / "pristine"
+    service = service_kind(modules)
+    shutil.copytree(CORE, pristine / "core", ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.c"))
+    if service is not False:
+        shutil.copytree(installed_service(), pristine / "service", ignore=shutil.ignore_patterns("__pycache__"))
     # the tests as they are now: edits made during the run do not change it
     tree = workdir / "tree"
     shutil.copytree(ROOT / "tests", tree / "tests", ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
-    shutil.copyfile(ROOT / "pyproject.toml", tree / "pyproject.toml")
+    for name in ("pyproject.toml", "README.md"):  # the tests that hold the README to the code read it
+        shutil.copyfile(ROOT / name, tree / name)
     jobs = max(1, args.jobs)
     for worker in range(jobs):
-        shutil.copytree(pristine, workdir / f"w{worker}" / "core")
-        subprocess.run([PYTHON, "-m", "compileall", "-q", "--invalidation-mode", "checked-hash",
-                        str(workdir / f"w{worker}" / "core")], check=True)
-    print(f"mutating {', '.join(f'core/{m}.py' for m in modules)}", flush=True)
-    coverage_map = None if args.sample else build_map(pristine, tree)
+        copy_pristine(workdir, worker)
+    print(f"mutating {', '.join(relative(m) for m in modules)}", flush=True)
+    coverage_map = None if args.sample else build_map(pristine, tree, service)
     (workdir / "run.json").write_text(json.dumps({
         "modules": modules, "games": args.game, "sample": args.sample, "seed": args.seed, "jobs": jobs,
         "map": str(coverage_map) if coverage_map else None, "timeout": args.timeout}))
@@ -398,6 +481,16 @@ def run(args) -> int:
     return execute(workdir)
 
 
+def copy_pristine(workdir: Path, worker: int) -> None:
+    """A worker's copies of the pristine ``core/`` (and ``service/``), byte-compiled."""
+    for folder in ("core", "service"):
+        shutil.rmtree(workdir / f"w{worker}" / folder, ignore_errors=True)
+        if (workdir / "pristine" / folder).exists():
+            shutil.copytree(workdir / "pristine" / folder, workdir / f"w{worker}" / folder)
+            subprocess.run([PYTHON, "-m", "compileall", "-q", "--invalidation-mode", "checked-hash",
+                            str(workdir / f"w{worker}" / folder)], check=True)
+
+
 def execute(workdir: Path, resumed: bool = False) -> int:
     """Each worker's cosmic-ray session to its end (on resuming, what is left of it), then the
     report."""
@@ -414,8 +507,7 @@ def execute(workdir: Path, resumed: bool = False) -> int:
     todo = before + pending  # a mutant interrupted while tested counts twice in "tested": no matter
     if resumed:  # a worker stopped in the middle of a mutant left it in its copy
         for worker in range(jobs):
-            shutil.rmtree(workdir / f"w{worker}" / "core")
-            shutil.copytree(workdir / "pristine" / "core", workdir / f"w{worker}" / "core")
+            copy_pristine(workdir, worker)
         print(f"resuming {workdir}: {pending} mutants left of {todo}", flush=True)
     started = time.monotonic()
     procs = [subprocess.Popen([PYTHON, "-m", "cosmic_ray.cli", "exec", "cosmic-ray.toml", "session.sqlite"],
@@ -459,7 +551,8 @@ def statement_lines(source: str, lines: list[int]) -> list[int]:
 
 
 def importers(module: str) -> set[str]:
-    return {module_name(p) for p in CORE.rglob("*.py") if module in core_imports(p)}
+    folder = SERVICE_DIR if is_service(module) else CORE
+    return {module_name(p) for p in folder.rglob("*.py") if "__pycache__" not in p.parts and module in core_imports(p)}
 
 
 def tests_from_map(coverage_map: dict, module: str, lines: list[int], tree: Path) -> list[str]:
@@ -474,7 +567,7 @@ def tests_from_map(coverage_map: dict, module: str, lines: list[int], tree: Path
             for name in {module} | importers(module):
                 for covering in by_line.get(f"{name}.py", {}).values():
                     selected.update(covering)
-            files = tuple(str(p.relative_to(tree)) + "::" for p in driving_files(tree)
+            files = tuple(str(p.relative_to(tree)) + "::" for p in driving_files(tree, is_service(module))
                           if p.name.startswith("test_") and p.suffix == ".py" and module in test_imports(p))
             selected.update(i for i, (nodeid, _) in enumerate(tests) if nodeid.startswith(files))
     return [tests[i][0] for i in sorted(selected, key=lambda i: (tests[i][1], i))], \
@@ -518,15 +611,21 @@ def test_imports(path: Path) -> set[str]:
                 found.add(existing(parts[2:]))
             elif parts[:2] == ["referee", "service"] or parts[:1] == ["referee"] and len(parts) == 1:
                 found.add("registry")
+                for end in range(len(parts), 2, -1):  # a service module: its path below the root
+                    if (ROOT / "/".join(parts[1:end])).with_suffix(".py").exists():
+                        found.add("/".join(parts[1:end]))
+                        break
             elif len(parts) == 1 and (path.parent / f"{parts[0]}.py").exists() and path.stem != parts[0]:
                 found |= test_imports(path.parent / f"{parts[0]}.py")
-    return {n for n in found if n and (CORE / f"{n}.py").exists()}
+    if path.name.startswith("test_") and (path.parent / "conftest.py").exists():
+        found |= test_imports(path.parent / "conftest.py")  # its fixtures: the server of tests/api
+    return {n for n in found if n and source_path(ROOT, n).exists()}
 
 
 def reaches(names: set[str]) -> set[str]:
     seen, todo = set(names), list(names)
     while todo:
-        for name in core_imports(CORE / f"{todo.pop()}.py") - seen:
+        for name in core_imports(source_path(ROOT, todo.pop())) - seen:
             seen.add(name)
             todo.append(name)
     return seen
@@ -536,7 +635,7 @@ def tests_by_imports(module: str, tree: Path) -> list[str]:
     """Test files whose imports reach the module: those importing it directly or named after it
     (``games/doudizhu/hot``: ``test_ddz_*``) first."""
     found = []
-    for path in driving_files(tree):
+    for path in driving_files(tree, is_service(module)):
         if path.suffix == ".py" and path.name.startswith("test_"):
             direct = test_imports(path)
             if module in reaches(direct):
@@ -562,15 +661,16 @@ def test(args) -> int:
 def _test(args) -> int:
     workdir = Path(args.workdir)
     meta = json.loads((workdir / "run.json").read_text())
-    core, pristine = workdir / f"w{args.worker}" / "core", workdir / "pristine" / "core"
+    base, pristine = workdir / f"w{args.worker}", workdir / "pristine"
     tree = workdir / "tree" if (workdir / "tree").exists() else ROOT
-    changed = [m for m in meta["modules"] if (core / f"{m}.py").read_bytes() != (pristine / f"{m}.py").read_bytes()]
+    changed = [m for m in meta["modules"]
+               if source_path(base, m).read_bytes() != source_path(pristine, m).read_bytes()]
     if len(changed) != 1:
         print(f"MUTATION ERROR: {len(changed)} modules changed: {changed}")
         return 3
     module = changed[0]
-    source = (pristine / f"{module}.py").read_text()
-    lines = statement_lines(source, changed_lines(source.splitlines(), (core / f"{module}.py").read_text().splitlines()))
+    source = source_path(pristine, module).read_text()
+    lines = statement_lines(source, changed_lines(source.splitlines(), source_path(base, module).read_text().splitlines()))
     progress = workdir / "progress"
     progress.mkdir(exist_ok=True)
     (progress / f"{os.getpid()}-{time.monotonic_ns()}").touch()
@@ -588,30 +688,32 @@ def _test(args) -> int:
         rest = [(nodeid, seconds) for nodeid, seconds in coverage_map["tests"]
                 if nodeid.startswith(files) and nodeid not in chosen]
         timeout = min(meta["timeout"] - 5, 60 + 3 * (expected + sum(seconds for _, seconds in rest)))
-        print(f"MUTATION core/{module}.py lines {lines}: {len(selected)} tests, "
+        print(f"MUTATION {relative(module)} lines {lines}: {len(selected)} tests, "
               f"then {len(rest)} more of the {len(files)} test files importing it")
         selected = selected + [nodeid for nodeid, _ in rest]
-        code = _run_tests(selected, core, tree, timeout) if selected else 0
+        code = _run_tests(selected, base, tree, timeout) if selected else 0
         if not chosen:
             selected = []  # for the report: no test runs these lines
     else:
         # the sample has no map to say how long the tests take: two minutes, then the mutant
         # counts as killed (a loop the mutation made endless is noticed, not waited out)
         selected, timeout = tests_by_imports(module, tree), min(meta["timeout"] - 5, SAMPLE_TIMEOUT)
-        print(f"MUTATION core/{module}.py lines {lines}: {len(selected)} tests")
-        code = _run_tests(selected, core, tree, timeout) if selected else 0
+        print(f"MUTATION {relative(module)} lines {lines}: {len(selected)} tests")
+        code = _run_tests(selected, base, tree, timeout) if selected else 0
     if code == 0:
         print("MUTATION SURVIVED" + ("" if selected else ": no test runs these lines"))
     return code
 
 
-def _run_tests(selected: list[str], core: Path, tree: Path, timeout: float) -> int:
+def _run_tests(selected: list[str], base: Path, tree: Path, timeout: float) -> int:
     """pytest on ``selected`` with the mutated core, stopping at the first failure: 0 when all
     pass, non-zero when the mutant is killed, 3 when nothing was collected."""
     started = time.monotonic()
     _die_with_parent()  # with cosmic-ray
     proc = subprocess.Popen(PYTEST + ["-x", "--tb=line", "-rfE", "-o", f"timeout={TEST_TIMEOUT}", *selected],
-                            cwd=tree, env=test_env(core, tree), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            cwd=tree, env=test_env(base / "core", tree,
+                                                   base / "service" if (base / "service").exists() else None),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, start_new_session=True, preexec_fn=_die_with_parent)
     try:
         out, _ = proc.communicate(timeout=timeout)
@@ -668,7 +770,7 @@ def report(workdir: Path, fail_on_survivor: bool = False) -> int:
             rows[module]["survived"] += 1
             survivors.append((keys[job_id], item, result))
         elif (result.test_outcome == TestOutcome.KILLED and "MUTATION ERROR" not in (result.output or "")
-              and "MUTATION core/" in (result.output or "")):  # the command ran the tests (a crash prints nothing)
+              and re.search(r"MUTATION (core|service)/", result.output or "")):  # the command ran the tests (a crash prints nothing)
             rows[module]["killed"] += 1
             if listed(keys[job_id], equivalents):
                 wrongly_listed.append(keys[job_id])  # listed after the run began, yet a test kills it
@@ -725,8 +827,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("run")
-    p.add_argument("--game", action="append", default=[], help="a game id, or platform (repeatable)")
-    p.add_argument("--module", action="append", default=[], help="core/NAME.py (repeatable)")
+    p.add_argument("--game", action="append", default=[], help="a game id, platform or service (repeatable)")
+    p.add_argument("--module", action="append", default=[], help="core/NAME.py or service/NAME.py (repeatable)")
     p.add_argument("--sample", type=int, default=0, help="test N mutants chosen at random")
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--rerun", metavar="WORKDIR", help="test again only the survivors of that earlier run")
@@ -746,7 +848,7 @@ def main(argv=None) -> int:
     if args.command == "report":
         return report(Path(args.workdir).resolve())
     if args.command == "modules":
-        print("\n".join(f"core/{m}.py" for m in select_modules(args.game)))
+        print("\n".join(relative(m) for m in select_modules(args.game)))
         return 0
     return test(args)
 

@@ -4,7 +4,8 @@
   mutant is judged by the same examples every time, and a slower mutant is not "killed" by a
   deadline.
 - With ``REFEREE_MUTATION_MAP=FILE`` it writes the coverage map the runner selects tests from:
-  every test's node id and duration, and for each line of ``$REFEREE_CORE_DIR`` the tests that
+  every test's node id and duration, and for each line of ``$REFEREE_CORE_DIR`` (and
+  ``$REFEREE_SERVICE_DIR``, its modules named ``service/...``) the tests that
   ran it (coverage.py, one dynamic context per test); lines run only at import are listed apart.
 """
 from __future__ import annotations
@@ -22,14 +23,15 @@ settings.load_profile("mutation")
 
 _MAP = os.environ.get("REFEREE_MUTATION_MAP")
 _CORE = os.environ.get("REFEREE_CORE_DIR")
+_SERVICE = os.environ.get("REFEREE_SERVICE_DIR")
 _coverage = None
 if _MAP:
     import coverage
 
     # "*" matches within one folder in newer coverage releases: the game packages need "**"
-    _root = Path(_CORE).resolve()
-    _coverage = coverage.Coverage(data_file=None, include=[str(_root / "*.py"), str(_root / "**" / "*.py")],
-                                  config_file=False)
+    _roots = [Path(_CORE).resolve()] + ([Path(_SERVICE).resolve()] if _SERVICE else [])
+    _coverage = coverage.Coverage(data_file=None, include=[str(r / "*.py") for r in _roots]
+                                  + [str(r / "**" / "*.py") for r in _roots], config_file=False)
     _coverage.start()  # before the conftests import the game modules: import-time lines count too
 
 _durations: dict[str, float] = {}
@@ -61,11 +63,14 @@ def pytest_sessionfinish(session, exitstatus):
     _coverage.stop()
     data = _coverage.get_data()
     core = Path(_CORE).resolve()
+    service = Path(_SERVICE).resolve() if _SERVICE else None
     tests = sorted(_durations)
     index = {nodeid: i for i, nodeid in enumerate(tests)}
     lines, import_lines = {}, {}
     for path in data.measured_files():
-        name = Path(path).resolve().relative_to(core).as_posix()
+        resolved = Path(path).resolve()  # a core module by its path below core/, a service module's below the root
+        name = (f"service/{resolved.relative_to(service).as_posix()}" if service and resolved.is_relative_to(service)
+                else resolved.relative_to(core).as_posix())
         by_line = data.contexts_by_lineno(path)
         lines[name] = {str(n): sorted({index[c] for c in contexts if c in index})
                        for n, contexts in sorted(by_line.items()) if any(c in index for c in contexts)}

@@ -16,6 +16,22 @@ def test_a_game_is_its_modules_by_name_and_what_they_import():
     assert mutate.select_modules(["platform"]) == sorted(mutate.PLATFORM)
 
 
+def test_the_service_run_is_its_trust_path_named_from_the_root():
+    """Issue 25: ``make mutate GAME=service`` mutates the servicer, credentials, token and errors;
+    their files are below service/, and their mutants are tested by the API tests (a real server)."""
+    assert mutate.select_modules(["service"]) == ["service/credentials", "service/errors", "service/servicer",
+                                                  "service/token"]
+    assert [mutate.relative(m) for m in mutate.select_modules(["service"])] == [
+        "service/credentials.py", "service/errors.py", "service/servicer.py", "service/token.py"]
+    assert mutate.relative("games/mcr/hot") == "core/games/mcr/hot.py"
+    assert all(mutate.source_path(mutate.ROOT, m).exists() for m in mutate.SERVICE)
+    # the API tests reach the token through their conftest's server; tests/core does not run it
+    files = mutate.tests_by_imports("service/token", mutate.ROOT)
+    assert "tests/api/test_token.py" in files and "tests/api/test_trust_pinned.py" in files
+    assert not any(f.startswith("tests/core/test_ddz") for f in files)
+    assert {"service/server", "service/connect"} <= mutate.importers("service/errors")
+
+
 def test_every_rules_module_is_mutated_by_some_run():
     every = set(mutate.select_modules([]))
     assert every == set(mutate.PLATFORM) | {m for g in mutate.known_games() for m in mutate.select_modules([g])}
@@ -28,7 +44,7 @@ def test_every_equivalent_mutant_says_why():
     for key in equivalents:
         head, _, line = key.partition(" | ")
         path, _, operator = head.partition(" ")
-        assert path.startswith("core/") and "::" in path, key
+        assert path.startswith(("core/", "service/")) and "::" in path, key
         assert operator == "*" or ("@" in operator and line), key  # one mutant, or a definition's
 
 
@@ -48,9 +64,28 @@ def test_referee_core_maps_to_a_folder_in_every_process(tmp_path):
     assert out.split() == ["42", str(core / "probe.py"), str(core / "probe.py"), "True"]
 
 
+def test_referee_service_maps_to_a_folder_beside_the_core(tmp_path):
+    """A service mutant runs in-process servers: ``referee.service`` is imported from the mutated
+    copy (a child process too) while ``referee.core`` is the mapped core."""
+    core, service = tmp_path / "core", tmp_path / "service"
+    for folder in (core, service):
+        folder.mkdir()
+        (folder / "__init__.py").write_text("")
+    (core / "speedups.py").write_text("")
+    (service / "probe.py").write_text("from ..core import speedups\nANSWER = 7\n")
+    script = ("import subprocess, sys\n"
+              "import referee.service.probe as p\n"
+              "child = subprocess.run([sys.executable, '-c', 'import referee.service.probe as p; print(p.__file__)'],"
+              " capture_output=True, text=True).stdout.strip()\n"
+              "print(p.ANSWER, p.__file__, child, p.speedups.__file__)\n")
+    env = mutate.test_env(core, mutate.ROOT, service)
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["7", str(service / "probe.py"), str(service / "probe.py"), str(core / "speedups.py")]
+
+
 def test_the_sample_draws_from_triaged_games_only():
     triaged = mutate.triaged_games()
-    assert triaged and set(triaged) <= set(mutate.known_games()) | {"platform"}
+    assert triaged and set(triaged) <= set(mutate.known_games()) | {"platform", "service"}
 
 
 def test_a_test_file_that_loads_a_twin_by_name_runs_for_its_mutants(tmp_path):

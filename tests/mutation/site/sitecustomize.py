@@ -1,5 +1,5 @@
 """Maps ``referee.core`` to the folder ``$REFEREE_CORE_DIR`` (a tree's, or the mutation copy's,
-``core/``) in every Python process started with this folder on PYTHONPATH, child processes of
+``core/``), and ``referee.service`` to ``$REFEREE_SERVICE_DIR`` when it is set, in every Python process started with this folder on PYTHONPATH, child processes of
 the tests included; ``referee.v1`` and ``referee.service`` stay the installed ones. Does
 nothing without the variable. Set up by ``tests/mutation/mutate.py``."""
 import os
@@ -13,3 +13,5 @@ if os.environ.get("REFEREE_CORE_DIR"):
 
     sys.path.pop(0)
     tree_core.map_core(os.environ["REFEREE_CORE_DIR"])
+    if os.environ.get("REFEREE_SERVICE_DIR"):
+        tree_core.map_service(os.environ["REFEREE_SERVICE_DIR"])
