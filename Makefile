@@ -8,7 +8,7 @@ INSTALL := rm -rf build && $(BIN)/python -m pip install
 
 API_RELEASE := protos/released/referee-api-v1.json
 
-# mutation testing (tests/mutation/mutate.py): GAME=<id> (or platform; several separated by spaces)
+# mutation testing (tests/mutation/mutate.py): GAME=<id> (or platform, or service; several separated by spaces)
 # for one game, the CI sample: MUTATE_SAMPLE mutants drawn with MUTATE_SEED, on MUTATE_JOBS workers
 MUTATE := $(BIN)/python tests/mutation/mutate.py
 MUTATE_JOBS ?= 2

@@ -444,7 +444,7 @@ def run(args) -> int:
     coverage_map = None if args.sample else build_map(pristine, tree, service)
     (workdir / "run.json").write_text(json.dumps({
         "modules": modules, "games": args.game, "sample": args.sample, "seed": args.seed, "jobs": jobs,
-        "map": str(coverage_map) if coverage_map else None, "timeout": args.timeout}))
+        "map": str(coverage_map) if coverage_map else None, "timeout": args.timeout, "rerun": bool(args.rerun)}))
 
     # one session, every mutant; then what is not run is marked skipped, and the rest split
     session = workdir / "w0" / "session.sqlite"
@@ -682,11 +682,15 @@ def _test(args) -> int:
         # test only, so the other tests of the files that import the module and ran its code
         # follow the map's own (one pytest run: the map's tests first, to stop at the first
         # failure soon)
+        # (a service module's mutant takes the map's tests alone when there are some: its server runs
+        # for every test that calls it, and the other tests of the API files take minutes; a rerun
+        # of its survivors takes the files too)
         running = files_running(coverage_map, module)
         files = tuple(f"{name}::" for name in importing_files(workdir, module, tree) if name in running)
         chosen = set(selected)
-        rest = [(nodeid, seconds) for nodeid, seconds in coverage_map["tests"]
-                if nodeid.startswith(files) and nodeid not in chosen]
+        rest = [] if is_service(module) and chosen and not meta.get("rerun") else [
+            (nodeid, seconds) for nodeid, seconds in coverage_map["tests"]
+            if nodeid.startswith(files) and nodeid not in chosen]
         timeout = min(meta["timeout"] - 5, 60 + 3 * (expected + sum(seconds for _, seconds in rest)))
         print(f"MUTATION {relative(module)} lines {lines}: {len(selected)} tests, "
               f"then {len(rest)} more of the {len(files)} test files importing it")
