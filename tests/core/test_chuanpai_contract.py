@@ -19,7 +19,8 @@ from referee.core.games.chuanpai.game import CHUANPAI
 
 G = CHUANPAI
 PRESETS = [(G, G.make_options())] + [(G, G.make_options(overrides={name: True})) for name in
-                                     ("same_points", "no_replacements", "clockwise", "qi_is_peng", "an_face_down")]
+                                     ("same_points", "no_replacements", "clockwise", "qi_is_peng", "an_face_down")] + [
+    (G, G.make_options("84_plus_2_wild"))]
 
 
 @pytest.mark.parametrize("game_preset", PRESETS, ids=lambda p: "options")
