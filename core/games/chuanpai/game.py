@@ -75,21 +75,22 @@ can oblige it); any four of the family are a compulsory 扛 (in hand, three in h
 passing, or the fourth onto a laid 暗/碰); {经, 经, 3} is no triple (neither laid, 碰 nor part of
 a complete hand, 6.1). Every other rule is the default deck's.
 
-Left open: no mutation triage (``make mutate``).
+Left open and noted:
+- No mutation triage by ``make mutate`` yet.
 - Whether a claim window opens at all tells the table that somebody can use the card (as in
   mahjong's claims); who was asked is not told.
 - A declined optional set is offered again only after a new draw of its owner.
 - Choices the spec leaves open: with ``qi_is_peng`` a 燕 with a passing 7 stays compulsory
   (5.6a); the 7th player is counted when a turned card picks the next 头家 (4.2).
-- A hand-run mutation pass (not ``make mutate``) left four equivalent survivors: the PENG of a
-  passing 3 with two natural 3s in hand (impossible with two 3-point cards), ``obligation``'s
-  guard for a reason with no take (every reason implies a take), the lay-down signature's
-  {3, 经, 经} check (one 经 in a three-card option leaves none to name), and ``_seat_view``'s
+- A hand-run mutation pass (not ``make mutate``, before the 86-card deck) left four survivors:
+  the PENG of a passing 3 with two natural 3s in hand (impossible with two 3-point cards; the
+  86-card deck's tests now pin it), and three equivalent ones: ``obligation``'s guard for a
+  reason with no take (every reason implies a take), the lay-down signature's {3, 经, 经} check
+  (one 经 in a three-card option leaves none to name, in either deck), and ``_seat_view``'s
   winner clause for 过 cards (a winner has none).
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Annotated, NamedTuple
 
 from ... import rng
@@ -98,7 +99,7 @@ from ...cards import from_mask, to_mask
 from ...codec import Blob, Choice, Index, Int, Mask, OneOf, Seq, Small
 from ...decisions import DecisionPhase, Window
 from ...errors import Reason
-from ...game import (ABANDON, COMMON_KINDS, EMPTY, PASS, Action, ActionKind, Combo, Event, EventType, Finished,
+from ...game import (ABANDON, COMMON_KINDS, PASS, Action, ActionKind, Combo, Event, EventType, Finished,
                      Game, Knowledge, Match, Meld, Moves, SeatView, Settlement, Verdict, View, held)
 from . import analysis as an
 from .cards import JING, KIND_TEXT, NOTATION, NUM_KINDS, POINTS, SEVENS, THREE, deck_ids
