@@ -135,12 +135,13 @@ def _illegal_attempts(rng: random.Random, seat: int, legal: pb.LegalActionsRespo
 def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options: dict | None = None,
                seed: bytes | None = None, illegal_rate: float = 0.0, abandon_rate: float = 0.0,
                max_actions: int = 5000, as_seats: bool = True, card_ids: int = 54, kinds=None,
-               previous: Round | None = None, seat_play: int = 0) -> Round:
+               previous: Round | None = None, seat_play: int = 0, seats: int = 0) -> Round:
     """Deal and play one round to the end with random legal choices, then Score it (as the
     owner). ``options`` maps option names to ``referee.v1.OptionValue`` messages; ``card_ids``
     is the game's card space size (GameInfo.card_ids) and ``kinds`` its action kind names
     (GameInfo.action_kinds), for illegal tries. With ``previous`` (a finished round) the round is
-    the next of its match, dealt by the owner from its token.
+    the next of its match, dealt by the owner from its token. ``seats``: the seat count (0: the
+    game's default).
 
     Raises: BotError when an illegal attempt is accepted; grpc.RpcError on unexpected errors.
     """
@@ -148,7 +149,7 @@ def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options
         round_ = Round(stub.Deal(pb.DealRequest(previous_state=previous.state), metadata=Table(previous.deal).owner))
     else:
         round_ = Round(stub.Deal(pb.DealRequest(game=game, preset=preset, options=options, seed=seed,
-                                                seat_play=seat_play)))
+                                                seat_play=seat_play, seats=seats)))
     deal = round_.deal
     table = Table(deal)
     seats = len(deal.seat_credentials)

@@ -148,6 +148,10 @@ def cmd_selfplay(args) -> int:
 
     game = get_game(args.game or _default_game())
     args.game = game.id
+    if args.seats and not game.min_seats <= args.seats <= game.max_seats:
+        print(json.dumps({"error": f"{game.id} is played by {game.min_seats}-{game.max_seats} seats, not {args.seats}",
+                          "reason": "BAD_SEAT_COUNT"}))
+        return 2
     rng = random.Random(args.seed)
     totals, outcomes = None, {}
     games = actions = rejected = 0
@@ -163,7 +167,7 @@ def cmd_selfplay(args) -> int:
                     played = bots.play_round(stub, rng, game=args.game, preset=args.preset, seed=seed,
                                              illegal_rate=args.illegal_rate, abandon_rate=args.abandon_rate,
                                              card_ids=game.notation.id_count, kinds=game.kind_names(),
-                                             previous=previous)
+                                             previous=previous, seats=args.seats)
                 except bots.BotError as error:
                     print(json.dumps({"error": str(error), "game_index": i}))
                     return 1
@@ -189,7 +193,7 @@ def cmd_selfplay(args) -> int:
                                     "over": info.over})  # a game without a round limit stops at --max-rounds
                     break
                 previous = played
-    summary = {"game": args.game, "games": games, "actions": actions, "rejected_actions": rejected,
+    summary = {"game": args.game, "seats": len(totals or ()), "games": games, "actions": actions, "rejected_actions": rejected,
                "score_totals": totals or [], "outcomes": outcomes, "zero_sum": zero_sum,
                "seconds": round(time.perf_counter() - start, 3)}
     if args.match:
@@ -405,6 +409,7 @@ def parser(game_commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--game", default="", help="game id (default: the first registered game)")
     p.add_argument("--preset", default="")
     p.add_argument("--games", type=int, default=10)
+    p.add_argument("--seats", type=int, default=0, help="seats at each table (default: the game's default)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--target", help="HOST:PORT of a running server (default: start one)")
     p.add_argument("--illegal-rate", type=float, default=0.05, help="chance per turn of an illegal try")

@@ -96,6 +96,23 @@ def test_selfplay_summary():
     assert {k: v for k, v in again.items() if k != "seconds"} == {k: v for k, v in summary.items() if k != "seconds"}
 
 
+@pytest.mark.parametrize("seats, preset", [(6, ""), (3, "84_plus_2_wild")])
+def test_selfplay_seats_and_a_chuanpai_preset(seats, preset):
+    """``--seats`` deals every table with that many seats (川牌 4.1: 2-7; 4.6's extra players at 5-7),
+    ``--preset`` the 86-card deck (C-2)."""
+    out = run("selfplay", "--game", "chuanpai", "--games", "2", "--seats", str(seats), "--preset", preset,
+              "--seed", "3")
+    assert out.returncode == 0, out.stdout + out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["seats"] == seats == len(summary["score_totals"])
+    assert summary["games"] == 2 and summary["zero_sum"] is True and sum(summary["outcomes"].values()) == 2
+
+
+def test_selfplay_refuses_a_seat_count_the_game_is_not_played_by():
+    out = run("selfplay", "--game", "chuanpai", "--games", "1", "--seats", "8")
+    assert out.returncode == 2 and json.loads(out.stdout)["reason"] == "BAD_SEAT_COUNT"
+
+
 def test_demo_and_version():
     out = run("demo", "--seed", "3")
     assert out.returncode == 0, out.stderr

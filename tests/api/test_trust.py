@@ -22,7 +22,7 @@ from referee.core.registry import GAMES
 from referee.service import fuzz, verify
 from referee.service.credentials import bearer
 from referee.service.token import KeyRing
-from referee.v1 import actions_pb2, cards_pb2
+from referee.v1 import actions_pb2, cards_pb2, options_pb2
 from referee.v1 import referee_service_pb2 as pb
 from referee.v1 import referee_service_pb2_grpc as pb_grpc
 
@@ -362,6 +362,25 @@ def test_commit_before_entropy_and_every_party_changes_the_deal(prod, game):
     tampered = json_format.MessageToDict(score)
     tampered["seatEntropy"][0] = base64.b64encode(b"x" * 32).decode()
     assert not verify.verify(tampered)["ok"]
+
+
+def test_chuanpai_rule_2_3_the_86_card_deal_verifies_through_the_api(prod):
+    """川牌 C-2 ``deck = 84_plus_2_wild`` (an option, not the preset): the Score answer's deal names
+    86 distinct cards and ``verify`` re-derives them from ``shuffle(range(86))``; read as the
+    84-card deck, they do not verify."""
+    stub, _ = prod
+    options = {"deck": options_pb2.OptionValue(string_value="84_plus_2_wild")}
+    deal = stub.Deal(pb.DealRequest(game="chuanpai", options=options, seats=5))
+    owner = (bearer(deal.owner_credential),)
+    finished = leave_until_finished(stub, stub.Play(pb.PlayRequest(
+        state=deal.state, action=actions_pb2.Action(seat=0, kind="ABANDON")), metadata=owner), owner, {0})
+    score = stub.Score(pb.ScoreRequest(state=finished.state, reveal_abandoned=True), metadata=owner)
+    every = sorted(c for ids in score.deal.cards.values() for c in ids.ids)
+    assert every == list(range(86))
+    record = json_format.MessageToDict(score)
+    assert verify.verify(record)["ok"]
+    record["deal"]["options"]["deck"] = {"stringValue": "84"}
+    assert not verify.verify(record)["ok"]
 
 
 def test_referee_verify_reads_a_score_answer(tmp_path, raw_stub):

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.core.games.chuanpai import analysis, cards
-from referee.core.games.chuanpai.cards import NOTATION, NOTATION_WILD4, TOKENS
+from referee.core.games.chuanpai.cards import NOTATION, TOKENS
 
 
 def hand(text, notation=NOTATION):
@@ -42,7 +42,7 @@ def brute_pairs(kinds):
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, 85), max_size=12, unique=True))
 def test_chuanpai_rule_5_4_pair_count_is_the_maximum_disjoint_pairs(ids):
-    kinds = tuple(sorted(NOTATION_WILD4.kind_of[c] for c in ids))
+    kinds = tuple(sorted(NOTATION.kind_of[c] for c in ids))
     counts = [kinds.count(k) for k in range(cards.NUM_KINDS)]
     assert analysis.pair_count(counts) == brute_pairs(kinds)
 
@@ -130,7 +130,7 @@ def test_chuanpai_rule_5_4_c_kong_of_5_7_10_compulsory():
 
 
 def test_chuanpai_rule_3_5_and_p_12_three_of_jing_and_threes_must_kong():
-    assert analysis.take_reason(hand("丁丁 丁丁 丁丁", NOTATION_WILD4), kind("丁丁")) == "3.5"
+    assert analysis.take_reason(hand("丁丁 丁丁 丁丁", NOTATION), kind("丁丁")) == "3.5"
     assert analysis.take_reason(hand("丁丁 丁丁 财神"), kind("听用")) == "5.4 a"
     assert analysis.take_reason(hand("丁丁 丁丁 财神"), kind("听用"), extra=True) == "3.5"
     assert analysis.take_reason(hand("丁丁 丁丁 高高 高高"), kind("财神")) is None
@@ -154,9 +154,9 @@ def test_chuanpai_rule_6_1_complete_hands(text, complete):
 
 
 def test_chuanpai_p_12_two_jing_and_a_three_are_no_triple_but_any_four_are_a_quad():
-    assert not analysis.is_complete(hand("财神 听用 丁丁", NOTATION_WILD4))
-    assert analysis.is_complete(hand("财神 听用 丁丁 丁丁", NOTATION_WILD4))
-    assert analysis.is_complete(hand("丁丁 丁丁 丁丁", NOTATION_WILD4))
+    assert not analysis.is_complete(hand("财神 听用 丁丁", NOTATION))
+    assert analysis.is_complete(hand("财神 听用 丁丁 丁丁", NOTATION))
+    assert analysis.is_complete(hand("丁丁 丁丁 丁丁", NOTATION))
 
 
 def test_chuanpai_rule_3_3_same_points_triples_of_mixed_pips():

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from referee.core.cards import CardSpace
 from referee.core.errors import InvalidAction, Reason
 from referee.core.games.chuanpai import cards
-from referee.core.games.chuanpai.cards import NOTATION, NOTATION_WILD4
+from referee.core.games.chuanpai.cards import NOTATION
 
 
 def test_chuanpai_rule_2_1_kinds_are_the_21_pip_pairs():
@@ -19,23 +19,38 @@ def test_chuanpai_rule_2_1_kinds_are_the_21_pip_pairs():
 
 
 def test_chuanpai_rule_2_2_and_2_3_deck_sizes_and_ids():
-    assert NOTATION.id_count == 84 and NOTATION_WILD4.id_count == 86
-    assert NOTATION.ids[cards.THREE] == (80, 81) and NOTATION.ids[cards.CAISHEN] == (82,)
-    assert NOTATION_WILD4.ids[cards.THREE] == (80, 81, 82, 83)
-    assert NOTATION_WILD4.ids[cards.TINGYONG] == (85,)
+    """One id space for both decks of C-2: the default deck is ids 0..83, the 86-card deck adds
+    the third and fourth 3-point cards as ids 84 and 85 (2.3)."""
+    assert NOTATION.id_count == 86
+    assert list(cards.deck_ids()) == list(range(84)) and list(cards.deck_ids("84_plus_2_wild")) == list(range(86))
+    assert NOTATION.ids[cards.THREE] == (80, 81, 84, 85) and NOTATION.ids[cards.CAISHEN] == (82,)
+    assert NOTATION.ids[cards.TINGYONG] == (83,)
     assert NOTATION.ids[9] == (36, 37, 38, 39)  # [1:6] 高高, kind 9
+    assert [cards.copies(cards.THREE), cards.copies(cards.THREE, "84_plus_2_wild")] == [2, 4]
+    assert sum(cards.copies(k) for k in range(cards.NUM_KINDS)) == 84
+    assert sum(cards.copies(k, "84_plus_2_wild") for k in range(cards.NUM_KINDS)) == 86
     assert all(hasattr(NOTATION, name) for name in CardSpace.__annotations__)
     assert all(callable(getattr(NOTATION, name)) for name in
                ("format_cards", "parse_cards_or_ranks", "format_ranks", "ranks_of"))
 
 
+def _per_point_value(deck: str) -> dict:
+    by_points = Counter(cards.POINTS[NOTATION.kind_of[c]] for c in cards.deck_ids(deck))
+    return {p: by_points[p] for p in range(0, 13) if by_points[p]}
+
+
 def test_chuanpai_rule_2_4_cards_per_point_value():
-    by_points = Counter(cards.POINTS[NOTATION.kind_of[c]] for c in range(NOTATION.id_count))
-    assert {p: by_points[p] for p in range(2, 13)} == {
-        2: 4, 3: 2, 4: 8, 5: 8, 6: 12, 7: 12, 8: 12, 9: 8, 10: 8, 11: 4, 12: 4}
-    assert by_points[0] == 2  # 财神 and 听用
-    wild = Counter(cards.POINTS[NOTATION_WILD4.kind_of[c]] for c in range(86))
-    assert wild[3] == 4 and wild[0] == 2
+    """2.4's self-check of the default deck: 2→4, 3→2 (+2 经牌, points 0 here), 4→8, ... 12→4."""
+    assert _per_point_value("84") == {0: 2, 2: 4, 3: 2, 4: 8, 5: 8, 6: 12, 7: 12, 8: 12, 9: 8, 10: 8, 11: 4, 12: 4}
+
+
+def test_chuanpai_rule_2_4_self_check_of_the_86_card_deck():
+    """2.3 + 2.4 for ``84_plus_2_wild``: the same counts but four 3-point cards, and both 经牌."""
+    assert _per_point_value("84_plus_2_wild") == {0: 2, 2: 4, 3: 4, 4: 8, 5: 8, 6: 12, 7: 12, 8: 12, 9: 8, 10: 8,
+                                                  11: 4, 12: 4}
+    kinds = Counter(NOTATION.kind_of[c] for c in cards.deck_ids("84_plus_2_wild"))
+    assert all(kinds[k] == 4 for k in range(cards.THREE + 1))  # all 21 kinds x4 [ALQ]
+    assert kinds[cards.CAISHEN] == kinds[cards.TINGYONG] == 1
 
 
 @pytest.mark.parametrize("text, kinds", [
@@ -53,24 +68,24 @@ def test_chuanpai_rule_2_2_responses_carry_pips_and_name():
 
 @given(st.lists(st.integers(0, 85), max_size=30, unique=True))
 def test_chuanpai_notation_round_trip(ids):
-    text = NOTATION_WILD4.format_cards(ids)
-    kinds = sorted(NOTATION_WILD4.kind_of[c] for c in ids)
+    text = NOTATION.format_cards(ids)
+    kinds = sorted(NOTATION.kind_of[c] for c in ids)
     if ids:
-        parsed, is_cards = NOTATION_WILD4.parse_cards_or_ranks(text)
-        assert is_cards and sorted(NOTATION_WILD4.kind_of[c] for c in parsed) == kinds
-    ranks = NOTATION_WILD4.format_ranks(kinds)
+        parsed, is_cards = NOTATION.parse_cards_or_ranks(text)
+        assert is_cards and sorted(NOTATION.kind_of[c] for c in parsed) == kinds
+    ranks = NOTATION.format_ranks(kinds)
     if len(kinds) > 1:
-        assert NOTATION_WILD4.parse_cards_or_ranks(ranks) == (tuple(kinds), False)
+        assert NOTATION.parse_cards_or_ranks(ranks) == (tuple(kinds), False)
 
 
 def test_chuanpai_rule_2_3_copies_refused_beyond_the_deck():
-    with pytest.raises(InvalidAction) as refused:
-        NOTATION.parse_cards_or_ranks("丁丁 丁丁 丁丁")
-    assert refused.value.reason == Reason.DUPLICATE_CARD
-    assert len(NOTATION_WILD4.parse_cards_or_ranks("丁丁 丁丁 丁丁")[0]) == 3
-    with pytest.raises(InvalidAction) as refused:
-        NOTATION.parse_cards_or_ranks("财神 财神")
-    assert refused.value.reason == Reason.DUPLICATE_CARD
+    """The third and fourth 丁丁 are ids 84 and 85 (the 86-card deck's); a fifth, or a second 财神,
+    is no card of either deck."""
+    assert NOTATION.parse_cards_or_ranks("丁丁 丁丁 丁丁 [2:1]")[0] == (80, 81, 84, 85)
+    for text in ("丁丁 丁丁 丁丁 丁丁 丁丁", "财神 财神"):
+        with pytest.raises(InvalidAction) as refused:
+            NOTATION.parse_cards_or_ranks(text)
+        assert refused.value.reason == Reason.DUPLICATE_CARD
 
 
 @pytest.mark.parametrize("bad", ["[0:1]", "[7:1]", "W1", "大王", "[1:6", "高"])

@@ -1,6 +1,7 @@
-"""The platform's contract suite (tests/contract) run on 川牌 before it is registered: each
-contract test is called on the game instance itself, for every seat count where the test takes
-one (the registry-driven fixtures would pick it up once the game is registered)."""
+"""The platform's contract suite (tests/contract) run on 川牌 directly: each contract test is
+called on the game instance itself, for every seat count where the test takes one, with more
+option sets than the registry-driven fixtures (which run the defaults and the preset
+``84_plus_2_wild``, C-2's 86-card deck) and in another process."""
 from __future__ import annotations
 
 import json
@@ -19,7 +20,8 @@ from referee.core.games.chuanpai.game import CHUANPAI
 
 G = CHUANPAI
 PRESETS = [(G, G.make_options())] + [(G, G.make_options(overrides={name: True})) for name in
-                                     ("same_points", "no_replacements", "clockwise", "qi_is_peng", "an_face_down")]
+                                     ("same_points", "no_replacements", "clockwise", "qi_is_peng", "an_face_down")] + [
+    (G, G.make_options("84_plus_2_wild"))]
 
 
 @pytest.mark.parametrize("game_preset", PRESETS, ids=lambda p: "options")

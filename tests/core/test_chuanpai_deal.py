@@ -1,15 +1,20 @@
-"""川牌 options (C-1..C-14) and the deal (4.3, 4.5, 4.6, P-1)."""
+"""川牌 options (C-1..C-14), their README table, and the deal (4.3, 4.5, 4.6, P-1)."""
 import dataclasses
+import re
+from pathlib import Path
 
 import pytest
 
 from referee.core.errors import InvalidAction, Reason
 from referee.core.games.chuanpai.deal import Options, checked_options, deal, hand_sizes, turn_order
+from referee.core.games.chuanpai.game import CHUANPAI
 
 
 def test_chuanpai_rule_4_3_deal_16_to_toujia_15_to_the_others():
     hands, stock = deal(range(84), toujia=1, seats=3)
     assert [len(h) for h in hands] == [15, 16, 15] and len(stock) == 84 - 46
+    _, wild_stock = deal(range(86), toujia=1, seats=3)  # C-2's 86 cards: two more in the stock
+    assert len(wild_stock) == 86 - 46
     assert hands[1][:2] == (0, 3) and hands[2][0] == 1 and hands[0][0] == 2
     assert sorted(sum(hands, ()) + stock) == list(range(84))
 
@@ -56,3 +61,30 @@ def test_chuanpai_rule_4_1_two_to_seven_players(seats):
     with pytest.raises(InvalidAction) as refused:
         checked_options(Options(), seats)
     assert refused.value.reason == Reason.BAD_OPTION
+
+
+def _readme_option_rows() -> dict:
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = text.split("## 川牌 (chuanpai)", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)` \| `?([\w.]+)`? \| ([^|]+) \| ([^|]+) \|$", section, re.M)
+    return {name: (default, allowed.strip(), meaning) for name, default, allowed, meaning in rows}
+
+
+def test_chuanpai_readme_option_table_is_every_option_with_its_default_and_decision():
+    """README's 川牌 section: one row per option (C-1 ... C-14), its default, its values, its rule."""
+    rows = _readme_option_rows()
+    infos = {i.name: i for i in CHUANPAI.option_infos()}
+    assert set(rows) == set(infos)
+    for name, info in infos.items():
+        default, allowed, meaning = rows[name]
+        assert default == str(info.default).lower(), name
+        if info.type == "bool":
+            assert allowed == "bool", name
+        elif info.type == "enum":
+            assert allowed == ", ".join(f"`{a}`" for a in info.allowed), name
+        else:
+            assert allowed == f"{info.minimum}..{info.maximum}", name
+        assert meaning.strip().startswith(info.help.split(",")[0] + ","), name  # the same C-n
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = text.split("## 川牌 (chuanpai)", 1)[1].split("\n## ", 1)[0]
+    assert all(f"C-{n}," in section for n in range(1, 15))

@@ -12,7 +12,7 @@ from referee.core import rng
 from referee.core.errors import InvalidAction, Reason
 from referee.core.game import ABANDON, PASS, Action, Match
 from referee.core.games.chuanpai import game as g
-from referee.core.games.chuanpai.cards import NOTATION, TOKENS, kind_ids
+from referee.core.games.chuanpai.cards import NOTATION, TOKENS, deck_ids, kind_ids
 from referee.core.games.chuanpai.deal import Options
 
 IDS = kind_ids()
@@ -22,15 +22,16 @@ G = g.CHUANPAI
 # --- table builders ---------------------------------------------------------------------------------
 
 class Picker:
-    """Card text -> ids, each copy of a kind used once over the whole table."""
+    """Card text -> ids of the deck C-2 names, each copy of a kind used once over the whole table."""
 
-    def __init__(self):
+    def __init__(self, deck: str = "84"):
         self.used: list[int] = []
+        self.deck = frozenset(deck_ids(deck))
 
     def take(self, text: str) -> tuple[int, ...]:
         out = []
         for token in text.split():
-            out.append(next(c for c in IDS[TOKENS[token]] if c not in self.used and c not in out))
+            out.append(next(c for c in IDS[TOKENS[token]] if c in self.deck and c not in self.used and c not in out))
         self.used += out
         return tuple(out)
 
@@ -45,7 +46,7 @@ def table(hands, stock: str = "", *, toujia: int = 0, turn: int | None = None, o
     [(meld kind, source, text)], ``guo`` per seat [(text, values bits)]; seat ``turn`` (default
     头家) to discard."""
     n = len(hands)
-    pick = Picker()
+    pick = Picker(options.deck)
     masks = tuple(mask(pick.take(h)) for h in hands)
     laid = tuple(tuple(g._meld(kind, source, pick.take(text)) for kind, source, text in (melds or {}).get(s, ()))
                  for s in range(n))
@@ -53,7 +54,7 @@ def table(hands, stock: str = "", *, toujia: int = 0, turn: int | None = None, o
                       for s in range(n))
     head = list(pick.used)
     top = pick.take(stock)
-    deck = bytes(head + list(top) + [c for c in range(NOTATION.id_count) if c not in pick.used])
+    deck = bytes(head + list(top) + [c for c in deck_ids(options.deck) if c not in pick.used])
     seat = toujia if turn is None else turn
     state = g.State(options, b"test", b"", Match(0, (0,) * n), toujia, deck, len(head), masks, laid, guo_cards,
                     tuple(pending or (0,) * n), (b"",) * n, g.TURN, (seat,), turn=seat)
@@ -542,12 +543,138 @@ def test_chuanpai_rule_4_3_deal_and_dealt_record():
 
 # --- options (C-2, C-3, C-6, C-14) ----------------------------------------------------------------
 
-def test_chuanpai_c_2_wild_deck_refused_not_implemented_yet():
-    with pytest.raises(InvalidAction) as refused:
-        G.make_options(overrides={"deck": "84_plus_2_wild"})
-    assert refused.value.reason == Reason.BAD_OPTION and "not implemented yet" in str(refused.value)
-    with pytest.raises(InvalidAction):
-        G.deal(Options(deck="84_plus_2_wild"), b"s", b"", 4)
+WILD = Options(deck="84_plus_2_wild")
+THREES = "[1:2]丁丁 [1:2]丁丁 [1:2]丁丁"
+
+
+@pytest.mark.parametrize("seats", [2, 4, 5, 7])
+def test_chuanpai_rule_2_3_c_2_wild_deck_deals_86_cards_and_the_default_deal_is_unchanged(seats):
+    assert G.make_options(overrides={"deck": "84_plus_2_wild"}) == WILD == G.make_options("84_plus_2_wild")
+    state = G.deal(WILD, b"wild", b"", seats)
+    cards, numbers = G.dealt(state)
+    every = sorted(c for v in cards.values() for c in v)
+    assert every == list(range(86)) and list(G.all_cards(state)) == list(range(86))
+    assert len(cards["stock"]) == 86 - sum(g.hand_sizes(seats)) and numbers["toujia"] == state.toujia
+    assert sum(g.KIND_OF[c] == g.THREE for c in every) == 4  # four 3-point cards (2.3)
+    default = G.deal(Options(), b"wild", b"", seats)
+    assert sorted(default.deck) == list(range(84))  # ids 84, 85 only in the 86-card deck
+    # the default deal is the shuffle of ids 0..83 it always was (C-2 adds ids, it moves none)
+    key = rng.deal_key(b"wild", b"")
+    assert default.deck == bytes(rng.Stream(key, "deck").shuffle(range(84)))
+    assert state.deck == bytes(rng.Stream(key, "deck").shuffle(range(86)))
+
+
+def test_chuanpai_rule_2_3_ids_of_the_86_card_deck_are_cards_not_held_in_a_default_hand():
+    state = table(FOUR)
+    for card in (84, 85):
+        assert G.check(state, Action(0, g.DISCARD, (card,))).reason == Reason.CARDS_NOT_IN_HAND
+    third = NOTATION.parse_cards_or_ranks("丁丁 丁丁 丁丁")[0][2]  # the text names id 84
+    assert third == 84 and G.check(state, Action(0, g.DISCARD, (third,))).reason == Reason.CARDS_NOT_IN_HAND
+
+
+def test_chuanpai_p_12_three_natural_threes_are_an_optional_an():
+    state = laydown(table([THREES + " [5:6]斧头", "[4:6]四六 [2:2]长二", "[3:3]长三", "[1:5]猫猫"], "[6:6]天牌",
+                          options=WILD))
+    assert state.to_act == (0,)
+    lays = [a for a, _ in G.legal_actions(state, 0)]
+    assert [a.kind for a in lays] == [PASS, g.LAY]  # optional (3.5): PASS listed
+    assert sorted(g.KIND_OF[c] for c in lays[1].cards) == [g.THREE] * 3
+    passed, _ = act(state, 0, PASS)
+    assert G.phase_name(passed) == "turn" and not passed.melds[0]
+    state, events = act(state, 0, g.LAY, lays[1].cards)
+    assert types(events)[:2] == ["LAY", "DRAW"] and g.meld_kind(state.melds[0][0]) == g.AN_M
+
+
+@pytest.mark.parametrize("hand", [THREES + " [1:2]丁丁", THREES + " 财神", "[1:2]丁丁 [1:2]丁丁 财神 听用"])
+def test_chuanpai_p_12_any_four_of_jing_and_threes_are_a_compulsory_gang_in_laydown(hand):
+    state = laydown(table([hand + " [5:6]斧头", "[4:6]四六 [2:2]长二", "[3:3]长三", "[1:5]猫猫"], "[6:6]天牌 [6:6]天牌",
+                          options=WILD))
+    lays = [a for a, _ in G.legal_actions(state, 0)]
+    assert [a.kind for a in lays] == [g.LAY] and len(lays[0].cards) == 4
+    assert G.check(state, Action(0, PASS)).reason == g.MUST_LAY
+    state, events = act(state, 0, g.LAY, lays[0].cards)
+    assert types(events)[:3] == ["LAY", "DRAW", "DRAW"] and g.meld_kind(state.melds[0][0]) == g.GANG_M
+
+
+def test_chuanpai_p_12_jing_jing_3_is_no_triple_in_the_86_card_deck():
+    state = table(["财神 听用 [1:2]丁丁 [5:6]斧头", "[4:6]四六 [2:2]长二", "[3:3]长三", "[1:5]猫猫"], options=WILD)
+    assert g.lay_options(state, 0) == []  # neither 暗 nor 扛
+    assert not G.check(state, Action(0, g.LAY, ids(state, 0, "财神 听用 [1:2]丁丁"))).legal
+
+
+@pytest.mark.parametrize("passing", ["[1:2]丁丁", "财神"])
+def test_chuanpai_p_12_three_natural_threes_must_gang_the_fourth(passing):
+    # every 3 paired with a 7: no card raises M(H) (5.4 a), 3.5 alone obliges the 扛
+    state = table([passing + " [5:6]斧头", THREES + " [1:6]高高 [1:6]高高 [3:4]三四", "[3:3]长三 [2:2]长二",
+                   "[5:5]梅子 [5:5]梅子"], options=WILD)
+    state, _ = discard(state, 0, passing)
+    assert 1 in state.to_act and PASS not in legal_kinds(state, 1) and g.GANG in legal_kinds(state, 1)
+    refused = G.check(state, Action(1, PASS))
+    assert refused.reason == g.MUST_TAKE and "3.5" in refused.message
+    others = {s: (PASS, ()) for s in state.to_act if s != 1}
+    state, events = _answer_all(state, {1: (g.GANG, ids(state, 1, THREES)), **others})
+    assert types(events)[:3] == ["GANG", "DRAW", "DRAW"]
+    gang = state.melds[1][0]
+    assert g.meld_kind(gang) == g.GANG_M and g.meld_source(gang) == 0 and len(g.meld_cards(gang)) == 4
+
+
+def test_chuanpai_p_12_peng_of_a_3_with_two_natural_threes_is_optional():
+    # 3.5 governs the 3-point cards (5.4 c): no 5.4 b obligation for two unpaired 3s
+    state = table(["[1:2]丁丁 [5:6]斧头", "[1:2]丁丁 [1:2]丁丁 [5:6]斧头 [5:6]斧头", "[3:3]长三 [3:3]长三",
+                   "[2:2]长二 [2:2]长二"], options=WILD)
+    state, _ = discard(state, 0, "[1:2]丁丁")
+    assert legal_kinds(state, 1) == [PASS, g.PENG]
+    taken, events = act(state, 1, g.PENG)
+    assert types(events)[:2] == ["PENG", "DRAW"] and g.meld_kind(taken.melds[1][0]) == g.PENG_M
+    assert sorted(g.KIND_OF[c] for c in g.meld_cards(taken.melds[1][0])) == [g.THREE] * 3
+    passed, events = act(state, 1, PASS)
+    assert "DEAD" in types(events)
+
+
+def test_chuanpai_p_12_both_pengs_of_a_3_with_two_threes_and_a_jing_are_listed_and_the_gang_is_compulsory():
+    state = table(["[1:2]丁丁 [5:6]斧头", "[1:2]丁丁 [1:2]丁丁 财神 [5:6]斧头 [5:6]斧头", "[3:3]长三 [3:3]长三",
+                   "[2:2]长二 [2:2]长二"], options=WILD)
+    state, _ = discard(state, 0, "[1:2]丁丁")
+    takes = [(a.kind, sorted(g.KIND_OF[c] for c in a.cards)) for a, _ in G.legal_actions(state, 1)
+             if a.kind in (g.PENG, g.GANG)]
+    jing = TOKENS["财神"]
+    assert takes == [(g.PENG, [g.THREE, g.THREE]), (g.PENG, [g.THREE, jing]), (g.GANG, [g.THREE, g.THREE, jing])]
+    assert "3.5" in G.check(state, Action(1, PASS)).message
+
+
+def test_chuanpai_p_12_and_p_9_four_threes_complete_the_cards_and_the_compulsory_gang_must_win():
+    state = table(["[1:2]丁丁 [5:6]斧头", THREES + " [4:6]四六 [4:6]四六", "[3:3]长三 [3:3]长三", "[2:2]长二 [2:2]长二"],
+                  options=WILD)
+    state, _ = discard(state, 0, "[1:2]丁丁")
+    assert g.must_win(state, 1) and PASS not in legal_kinds(state, 1)
+    state, events = act(state, 1, g.WIN)
+    assert state.finished and state.winner == 1 and types(events) == [g.GANG, "WIN"]
+    settlement = G.settle(state)
+    assert settlement.points == (-1, 3, -1, -1) and sum(settlement.points) == 0
+
+
+def test_chuanpai_rule_2_3_deal_record_of_the_86_card_deck_verifies():
+    from referee.service import verify
+    from referee.service.games import chuanpai as service_chuanpai
+
+    for options, seats, seed in ((WILD, 4, b"v1"), (Options(), 4, b"v2"), (Options(deck="84_plus_2_wild", clockwise=True), 7,
+                                                                          b"v3")):
+        state = G.deal(options, seed, b"ent", seats)
+        cards, values = G.dealt(state)
+        record = {"seats": seats, "options": {i.name: getattr(options, i.name) for i in G.option_infos()},
+                  "cards": {k: list(v) for k, v in cards.items()}, "values": dict(values), "round": 0}
+        key = verify.deal_key(seed, b"ent")
+        assert not any(service_chuanpai.verify_deal(record, key, verify.Stream).values())
+        other = dict(record, options=dict(record["options"], deck="84" if options.deck != "84" else "84_plus_2_wild"))
+        assert service_chuanpai.verify_deal(other, key, verify.Stream)["cards"]
+
+
+def test_chuanpai_codec_round_trip_of_an_86_card_state():
+    hands = ["[4:4]人牌 [5:6]斧头", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二", "[1:6]高高 财神",
+             "[6:6]天牌 [1:5]猫猫 [2:4]二四", "[5:6]斧头 [5:6]斧头", "[1:6]高高"]
+    state = table(hands, melds={2: [(g.GANG_M, 1, THREES + " [1:2]丁丁")]}, options=WILD)
+    assert {84, 85} <= set(g.meld_cards(state.melds[2][0]))
+    assert G.unpack(G.pack(state)) == state and len(G.pack(state)) <= G.state_bytes
 
 
 def test_chuanpai_c_7_seventh_bonus_refused_below_seven_seats():

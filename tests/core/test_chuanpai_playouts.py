@@ -9,6 +9,8 @@ zero-sum, and starts the next one."""
 import dataclasses
 import random
 
+import pytest
+
 from game_contract import MAX_STEPS, check_next_round, check_settlement, check_step, playout
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,7 +22,7 @@ from referee.core.games.chuanpai.deal import Options
 
 G = g.CHUANPAI
 
-OPTIONS = st.builds(Options, same_points=st.booleans(), winner_leads=st.booleans(),
+OPTIONS = st.builds(Options, deck=st.sampled_from(("84", "84_plus_2_wild")), same_points=st.booleans(), winner_leads=st.booleans(),
                     no_replacements=st.booleans(), clockwise=st.booleans(), qi_is_peng=st.booleans(),
                     no_violation_penalty=st.booleans(), next_toujia=st.booleans(), an_face_down=st.booleans())
 
@@ -78,12 +80,24 @@ def test_chuanpai_playouts_random_legal_actions_to_the_end(seed, seats, options,
     play(seed, seats, options, random.Random(choices), abandon=0.002)
 
 
+@settings(max_examples=8, deadline=None)
+@given(seed=st.binary(min_size=1, max_size=8), choices=st.integers(0, 2**32), options=OPTIONS)
+@pytest.mark.parametrize("seats", range(2, 8))
+def test_chuanpai_p_12_playouts_of_the_86_card_deck_at_every_seat_count(seats, seed, choices, options):
+    """C-2 ``84_plus_2_wild`` (2.3, P-12) with the other options drawn: every card of the 86 is
+    where ``card_zones`` says at every step (``check_step``), every hand ends zero-sum."""
+    options = dataclasses.replace(options, deck="84_plus_2_wild")
+    state = play(seed, seats, options, random.Random(choices), abandon=0.002)
+    assert sorted(c for zone in G.card_zones(state).values() for c in zone) == list(range(86))
+
+
 @settings(max_examples=30, deadline=None)
 @given(seed=st.binary(min_size=1, max_size=8), seats=st.integers(2, 7), choices=st.integers(0, 2**32))
-def test_chuanpai_playouts_greedy_takers_reach_guo_cards_and_wins(seed, seats, choices):
+@pytest.mark.parametrize("deck", ["84", "84_plus_2_wild"])
+def test_chuanpai_playouts_greedy_takers_reach_guo_cards_and_wins(seed, seats, choices, deck):
     """Bots that win when they can and take often: more 过 cards, 扛 and wins than random play."""
     rnd = random.Random(choices)
-    state = G.deal(Options(), seed, b"", seats)
+    state = G.deal(Options(deck=deck), seed, b"", seats)
     while not state.finished:
         check_rules(state)
         seat = rnd.choice(state.to_act)

@@ -3,13 +3,16 @@
 Kinds 0..22 are the rows of the spec's table 2.2 in its order: 0 [6:6] 天牌, 1 [1:1] 地牌, ...,
 19 [2:3] 拐子, 20 [1:2] 丁丁 (the 3-point card), 21 财神, 22 听用 (the two 经牌, no pips, no points).
 
-Card ids (one id space per deck): the twenty four-copy kinds are ``id = kind * 4 + copy``
-(ids 0..79); then the 3-point cards (two copies, ids 80-81, or four, ids 80-83, with
-``84_plus_2_wild``); then 财神 and 听用. ``ChuanNotation(wild4)`` speaks them: card text is
-tokens, each pips (``[1:6]`` or ``1:6``, either order), a name (``高高``, ``四六``, ``红拾``) or both
-(``[1:6]高高``), the n-th copy of a kind named in one text being copy n; responses write pips and
-name (``[1:6]高高``, ``财神``). A rank string is the kinds' pips or names run together with no
-space (``[6:6][1:1]财神``); a single token is card text.
+Card ids (one id space for both decks of C-2): the twenty four-copy kinds are
+``id = kind * 4 + copy`` (ids 0..79); 80 and 81 the first two 3-point cards; 82 财神 and 83 听用;
+84 and 85 the third and fourth 3-point cards, dealt only with ``84_plus_2_wild`` (2.3). The
+default deck is ids 0..83 and the 86-card deck ids 0..85 (``deck_ids``), so a default deal does
+not depend on the variant. ``NOTATION`` speaks them: card text is tokens, each pips (``[1:6]`` or
+``1:6``, either order), a name (``高高``, ``四六``, ``红拾``) or both (``[1:6]高高``), the n-th copy
+of a kind named in one text being copy n (a third ``丁丁`` is id 84, a card only the 86-card deck
+holds: in a default hand it is a card not held); responses write pips and name (``[1:6]高高``,
+``财神``). A rank string is the kinds' pips or names run together with no space
+(``[6:6][1:1]财神``); a single token is card text.
 """
 from __future__ import annotations
 
@@ -55,19 +58,25 @@ PARTNERS = {p: tuple(q for q in range(2, 13) if p + q in (10, 20)) for p in rang
 KIND_TEXT = tuple(("[%d:%d]" % k[0] if k[0] else "") + k[2][0] for k in KINDS)
 
 
-def copies(kind: int, wild4: bool = False) -> int:
-    """Copies of a kind in the deck (2.2-2.3): four 3-point cards with ``84_plus_2_wild``."""
-    return 4 if kind == THREE and wild4 else KINDS[kind][3]
+WILD_DECK = "84_plus_2_wild"  # C-2's variant (2.3): four 3-point cards, 86 cards
+DECK_SIZE = {"84": 84, WILD_DECK: 86}
 
 
-def kind_ids(wild4: bool = False) -> tuple[tuple[int, ...], ...]:
-    """The card ids of each kind in the deck ``wild4`` names."""
-    out, base = [], 0
-    for kind in range(NUM_KINDS):
-        n = copies(kind, wild4)
-        out.append(tuple(range(base, base + n)))
-        base += n
+def copies(kind: int, deck: str = "84") -> int:
+    """Copies of a kind in the deck C-2 names (2.2-2.3): four 3-point cards with ``84_plus_2_wild``."""
+    return 4 if kind == THREE and deck == WILD_DECK else KINDS[kind][3]
+
+
+def kind_ids() -> tuple[tuple[int, ...], ...]:
+    """The card ids of each kind in the id space (the 3-point kind: 80, 81, 84, 85)."""
+    out = [tuple(range(kind * 4, kind * 4 + 4)) for kind in range(THREE)]
+    out += [(80, 81, 84, 85), (82,), (83,)]
     return tuple(out)
+
+
+def deck_ids(deck: str = "84") -> range:
+    """The card ids of the deck C-2 names: 0..83, or 0..85 with ``84_plus_2_wild``."""
+    return range(DECK_SIZE[deck])
 
 
 def _token_table() -> dict[str, int]:
@@ -90,16 +99,19 @@ _RANK_TOKEN = re.compile("|".join(sorted((re.escape(t) for t in TOKENS), key=len
 
 
 class ChuanNotation:
-    """川牌's card space (a ``cards.CardSpace``): ids of the deck ``wild4`` names, ranks = kinds."""
+    """川牌's card space (a ``cards.CardSpace``): the ids of both decks, ranks = kinds."""
 
     name = "chuanpai"
     rank_count = NUM_KINDS
 
-    def __init__(self, wild4: bool = False):
-        self.wild4 = wild4
-        self.ids = kind_ids(wild4)
+    def __init__(self):
+        self.ids = kind_ids()
         self.id_count = sum(len(ids) for ids in self.ids)
-        self.kind_of = tuple(k for k, ids in enumerate(self.ids) for _ in ids)
+        kind_of = [0] * self.id_count
+        for kind, ids in enumerate(self.ids):
+            for c in ids:
+                kind_of[c] = kind
+        self.kind_of = tuple(kind_of)
         self.rank_masks = tuple(sum(1 << c for c in ids) for ids in self.ids)
 
     def format_cards(self, ids: Iterable[int]) -> str:
@@ -121,7 +133,7 @@ class ChuanNotation:
                 kind = TOKENS[token]
                 if used[kind] >= len(self.ids[kind]):
                     raise InvalidAction(f"card {token} given more than {len(self.ids[kind])} "
-                                        "time(s)", Reason.DUPLICATE_CARD)
+                                        "time(s) (copies in the 86-card deck, 2.3)", Reason.DUPLICATE_CARD)
                 ids.append(self.ids[kind][used[kind]])
                 used[kind] += 1
             return tuple(ids), True
@@ -146,4 +158,3 @@ class ChuanNotation:
 
 
 NOTATION = ChuanNotation()
-NOTATION_WILD4 = ChuanNotation(wild4=True)

@@ -1,5 +1,5 @@
 """川牌's options (the spec's C-1..C-14) and the deal (4.3, 4.5, 4.6, P-1): pure functions the
-table (not yet written) will use.
+table (``game.py``) uses.
 
 Options without a variant are fixed: C-1 pairs total 10 or 20, C-8 the claim priority
 和 > 扛 > 碰/燕 > 摆 in claim order with the turner last, C-12 one unit from each other player, C-13

@@ -1,7 +1,8 @@
-"""川牌 Sichuan long cards, one hand refereed (spec rules/chuanpai.md) — DRAFT, not registered.
+"""川牌 Sichuan long cards, one hand refereed (spec rules/chuanpai.md); registered as ``chuanpai``.
 
-Deal (4.2, 4.3, 4.6, P-1, P-13). The deck (84 cards, ``cards.py``) is shuffled by
-``rng.Stream(deal_key, "deck")`` and dealt one card at a time in turn order from 头家 (16 to 头家,
+Deal (2.3, 4.2, 4.3, 4.6, P-1, P-13, C-2). The deck (``cards.py``: ids 0..83, 84 cards; C-2
+``deck = 84_plus_2_wild``: ids 0..85, 86 cards, ids 84 and 85 the third and fourth 3-point
+cards) is shuffled by ``rng.Stream(deal_key, "deck")`` and dealt one card at a time in turn order from 头家 (16 to 头家,
 15 to the others; 5-7 players: the extra players 5, 3 and 1 cards, ``deal.py``); the rest is
 the stock, drawn from its top (``state.deck[state.pos:]``). The first 头家 of a match (4.2,
 P-13): the players turn cards in seat order from ``Stream(deal_key, "toujia")``'s shuffle of the
@@ -67,25 +68,29 @@ claim: PASS (when allowed), PAIR per hand kind then per 过 card, PENG, GANG (fr
 onto each laid set), YAN, WIN. State: hands are bitmasks, laid sets bytes (kind, source + 1,
 ids), the deck bytes; the codec declarations bound every field.
 
-Missing (refused or not yet written):
-- C-2 ``deck = 84_plus_2_wild`` is refused (BAD_OPTION "not implemented yet"): its 86 cards
-  are another id space (``cards.NOTATION_WILD4``) and a Game has one notation.
-- Not registered in ``core/registry.py``; no ``referee selfplay``/``verify`` wiring, no Score
-  deal record beyond ``dealt()``; README not updated; no mutation triage (``make mutate``).
+The 86-card deck (C-2 ``84_plus_2_wild``, 2.3, P-12): the 3.5 family is {经牌, 3-point cards}
+with four natural 3-point cards; three natural 3-point cards are an optional 暗 (like {经, 3, 3});
+a 碰 of a passing 3 with two natural 3s is optional too (3.5 governs the family, 5.4 c; only 5.4 a
+can oblige it); any four of the family are a compulsory 扛 (in hand, three in hand and the fourth
+passing, or the fourth onto a laid 暗/碰); {经, 经, 3} is no triple (neither laid, 碰 nor part of
+a complete hand, 6.1). Every other rule is the default deck's.
+
+Left open and noted:
+- No mutation triage by ``make mutate`` yet.
 - Whether a claim window opens at all tells the table that somebody can use the card (as in
   mahjong's claims); who was asked is not told.
 - A declined optional set is offered again only after a new draw of its owner.
 - Choices the spec leaves open: with ``qi_is_peng`` a 燕 with a passing 7 stays compulsory
   (5.6a); the 7th player is counted when a turned card picks the next 头家 (4.2).
-- A hand-run mutation pass (not ``make mutate``) left four equivalent survivors: the PENG of a
-  passing 3 with two natural 3s in hand (impossible with two 3-point cards), ``obligation``'s
-  guard for a reason with no take (every reason implies a take), the lay-down signature's
-  {3, 经, 经} check (one 经 in a three-card option leaves none to name), and ``_seat_view``'s
+- A hand-run mutation pass (not ``make mutate``, before the 86-card deck) left four survivors:
+  the PENG of a passing 3 with two natural 3s in hand (impossible with two 3-point cards; the
+  86-card deck's tests now pin it), and three equivalent ones: ``obligation``'s guard for a
+  reason with no take (every reason implies a take), the lay-down signature's {3, 经, 经} check
+  (one 经 in a three-card option leaves none to name, in either deck), and ``_seat_view``'s
   winner clause for 过 cards (a winner has none).
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Annotated, NamedTuple
 
 from ... import rng
@@ -93,11 +98,11 @@ from ...asking import Ask, AskInTurn
 from ...cards import from_mask, to_mask
 from ...codec import Blob, Choice, Index, Int, Mask, OneOf, Seq, Small
 from ...decisions import DecisionPhase, Window
-from ...errors import InvalidAction, Reason
-from ...game import (ABANDON, COMMON_KINDS, EMPTY, PASS, Action, ActionKind, Combo, Event, EventType, Finished,
+from ...errors import Reason
+from ...game import (ABANDON, COMMON_KINDS, PASS, Action, ActionKind, Combo, Event, EventType, Finished,
                      Game, Knowledge, Match, Meld, Moves, SeatView, Settlement, Verdict, View, held)
 from . import analysis as an
-from .cards import JING, KIND_TEXT, NOTATION, NUM_KINDS, POINTS, SEVENS, THREE
+from .cards import JING, KIND_TEXT, NOTATION, NUM_KINDS, POINTS, SEVENS, THREE, deck_ids
 from .deal import Options, checked_options, deal as deal_cards, hand_sizes, turn_order
 
 LAYDOWN, TURN, CLAIM, FINISHED = range(4)
@@ -694,13 +699,15 @@ def take_options(t, seat: int, all_takes: bool = False) -> list[tuple[Action, Co
             # 3.5, P-12: a triple holds one 经牌 at most; any four of {经, 3} are a 扛
             naturals = [x for x in pool if KIND_OF[x] == THREE]
             jings = [x for x in pool if KIND_OF[x] in JING]
-            if kind in JING and len(naturals) >= 2:
-                out.append((Action(seat, PENG, tuple(naturals[:2])), _take_combo(PENG_M, (kind, THREE, THREE))))
-            elif kind == THREE and naturals and jings:
-                out.append((Action(seat, PENG, (naturals[0], jings[0])),
-                            _take_combo(PENG_M, (kind, THREE, KIND_OF[jings[0]]))))
-            elif kind == THREE and len(naturals) >= 2:
-                out.append((Action(seat, PENG, tuple(naturals[:2])), _take_combo(PENG_M, (kind,) * 3)))
+            if kind in JING:
+                if len(naturals) >= 2:
+                    out.append((Action(seat, PENG, tuple(naturals[:2])), _take_combo(PENG_M, (kind, THREE, THREE))))
+            else:
+                if len(naturals) >= 2:  # three natural 3-point cards: the 86-card deck only (P-12)
+                    out.append((Action(seat, PENG, tuple(naturals[:2])), _take_combo(PENG_M, (kind,) * 3)))
+                if naturals and jings:
+                    out.append((Action(seat, PENG, (naturals[0], jings[0])),
+                                _take_combo(PENG_M, (kind, THREE, KIND_OF[jings[0]]))))
         elif len(pool) >= 2:
             out.append((Action(seat, PENG, tuple(pool[:2])), _take_combo(PENG_M, (kind,) * 3)))
         if len(pool) >= 3:
@@ -971,7 +978,7 @@ class Chuanpai(Game):
     min_seats, max_seats, default_seats = 2, 7, 4
     notation = NOTATION
     Options = Options
-    presets = {}
+    presets = {"84_plus_2_wild": Options(deck="84_plus_2_wild")}  # C-2's 86-card deck (2.3, P-12)
     phases = (AskInTurn("laydown", (LAY, PASS), legal=lay_actions, check=check_lay, answer=answer_lay,
                         resolve=resolve_lay, stop=lay_stop),
               Moves("turn", (DISCARD, KEEP), legal=turn_actions, check=check_turn, apply=apply_turn),
@@ -1049,24 +1056,18 @@ class Chuanpai(Game):
         "ABANDON": EventType("a seat left: the hand is void (5.7)"),
     }
 
-    def _checked_options(self, options: Options) -> Options:
-        if options.deck != "84":
-            raise InvalidAction("deck=84_plus_2_wild: not implemented yet (its 86 cards are another id space)",
-                                Reason.BAD_OPTION)
-        return options
-
     def _deal(self, options: Options, seed: bytes, entropy: bytes, seats: int, match: Match) -> State:
-        checked_options(self._checked_options(options), seats)
+        checked_options(options, seats)
         key = rng.deal_key(seed, entropy)
+        ids = deck_ids(options.deck)  # C-2: 0..83, or 0..85 with 84_plus_2_wild
         carry = match.carry
         if carry is None:
-            toujia = first_toujia(rng.Stream(key, "toujia").shuffle(range(CARD_COUNT)), seats)
+            toujia = first_toujia(rng.Stream(key, "toujia").shuffle(ids), seats)
         elif carry.by_turn:
-            toujia = counted_toujia(carry.seat, rng.Stream(key, "cut").shuffle(range(CARD_COUNT)), seats,
-                                    options.clockwise)
+            toujia = counted_toujia(carry.seat, rng.Stream(key, "cut").shuffle(ids), seats, options.clockwise)
         else:
             toujia = carry.seat
-        deck = bytes(rng.Stream(key, "deck").shuffle(range(CARD_COUNT)))
+        deck = bytes(rng.Stream(key, "deck").shuffle(ids))
         return self.deal_from(options, deck, toujia, seats, match, seed, entropy)
 
     def deal_from(self, options: Options, deck: bytes, toujia: int, seats: int, match: Match | None = None,
@@ -1114,6 +1115,10 @@ class Chuanpai(Game):
         cards = {f"seat{s}": tuple(h) for s, h in enumerate(hands)}
         cards["stock"] = tuple(stock)
         return cards, {"toujia": state.toujia}
+
+    def all_cards(self, state: State):
+        """The deck's cards (C-2): ids 0..83, or 0..85 with ``84_plus_2_wild``."""
+        return deck_ids(state.options.deck)
 
     def card_zones(self, state: State):
         zones = {"stock": tuple(state.deck[state.pos:])}
