@@ -128,3 +128,103 @@ def test_a_seat_asking_the_spectators_view_gets_the_spectators_events(raw_stub):
         assert (len(dealt[0]) == 17) == own and not dealt[1] and not dealt[2]
         assert [v.seat for v in reply.views] == [view_seat]
 
+
+
+@pytest.mark.parametrize("kid_length", range(1, 13))
+def test_a_credential_under_a_key_id_of_any_length_reads_back_unpadded(kid_length):
+    """The header carries base64url without padding (``bearer``); ``parse_bearer`` restores the
+    padding whatever the credential's length (its key id's length decides it)."""
+    ring = KeyRing("k" * kid_length, {"k" * kid_length: bytes(32)})
+    credential = Credentials(ring).make(TABLE, 3)
+    _, value = bearer(credential)
+    assert "=" not in value and creds.parse_bearer(value) == credential
+    text = value[len("Bearer "):]
+    assert creds.parse_bearer("bearer " + text + "=" * (-len(text) % 4)) == credential  # padded: the same
+
+
+class _Outcome:
+    def __init__(self, response):
+        self._response = response
+
+    def result(self):
+        return self._response
+
+
+class _Details:
+    method, timeout, metadata, credentials, wait_for_ready, compression = "/m", None, None, None, None, None
+
+
+def test_the_owner_interceptor_remembers_the_newest_tables_up_to_its_size():
+    """A platform's OwnerInterceptor keeps the owner credentials of its ``size`` newest tokens:
+    the oldest is forgotten first, never the table just dealt."""
+    interceptor = creds.OwnerInterceptor(size=2)
+    sent = []
+
+    def call(details, request):
+        sent.append(dict(details.metadata or ()))
+        return _Outcome(pb.DealResponse(state=request.game.encode(), owner_credential=request.game.encode() * 2))
+
+    for name in ("a", "b", "c"):
+        interceptor.intercept_unary_unary(call, _Details(), pb.DealRequest(game=name))
+    for token, known in ((b"a", False), (b"b", True), (b"c", True)):
+        interceptor.intercept_unary_unary(lambda d, r: sent.append(dict(d.metadata or ())) or _Outcome(pb.PlayResponse()),
+                                          _Details(), pb.PlayRequest(state=token))
+        assert ("authorization" in sent[-1]) == known, token
+    assert sent[-1]["authorization"] == bearer(b"cc")[1]
+
+
+def _replay(actions: int, **fields) -> pb.ReplayRequest:
+    return pb.ReplayRequest(game="gouji", actions=[actions_pb2.Action(seat=0, kind="PASS")] * actions, **fields)
+
+
+def test_a_replay_that_could_pass_the_answer_limit_is_refused_before_any_work(raw_stub):
+    """Replay counts 4 KiB a view: every seat's view a step (6 for 够级), one with a view_seat,
+    and each seat's share and the spectators' more with deliveries; (steps + 1) x views x 4 KiB
+    over 16 MiB is refused at once. Within it, the request goes on (here to its missing seed)."""
+    for request, refused, views in ((_replay(682), True, 6), (_replay(681), False, 6),
+                                    (_replay(1000, view_seat=0), False, 1),
+                                    (_replay(512, view_seat=0, deliveries=True), True, 8),
+                                    (_replay(511, view_seat=0, deliveries=True), False, 8)):
+        code, info, message = error_of(raw_stub.Replay, request)
+        if refused:
+            assert code == grpc.StatusCode.RESOURCE_EXHAUSTED and info.reason == "REQUEST_TOO_LARGE"
+            assert f"{len(request.actions)} steps with {views} views each could pass 16 MiB" in message
+        else:
+            assert code == grpc.StatusCode.INVALID_ARGUMENT and info.reason == "BAD_SEED", message
+
+
+def test_a_truncated_legal_actions_answer_keeps_the_actions_without_cards(stub):
+    """Past its budget a LegalActions answer keeps first the actions without cards (PASS here),
+    then as many plays as fit, each once."""
+    from referee.core.game import PASS, Action
+    from referee.core.registry import register, unregister
+
+    from .test_gouji_api import BigHand
+
+    class BigHandThatMayPass(BigHand):
+        id = "gouji-big-hand-pass"
+
+        def legal_actions(self, state, seat):
+            return [*super().legal_actions(state, seat), (Action(seat, PASS), None)]
+
+    game = register(BigHandThatMayPass())
+    try:
+        deal = stub.Deal(pb.DealRequest(game=game.id, seed=b"big"))
+        answer = stub.LegalActions(pb.LegalActionsRequest(state=deal.state, seat=0))
+    finally:
+        unregister(game.id)
+    kinds = [a.action.kind for a in answer.actions]
+    assert answer.truncated and answer.can_pass and kinds.count("PASS") == 1
+    plays = [tuple(sorted(a.action.cards.ids)) for a in answer.actions if a.action.kind != "PASS"]
+    assert len(plays) == len(set(plays)) > 100
+
+
+def test_a_key_in_the_environment_with_a_colon_in_its_value_is_not_base64():
+    """``REFEREE_TOKEN_KEYS=id:base64,...``: the id ends at the first colon, so a second one is
+    in the key's text, and the operator is told the key is not base64."""
+    key = "A" * 43 + "="
+    assert KeyRing.from_env_value(f"k:{key}").keys == {"k": bytes(32)}
+    with pytest.raises(ValueError, match="key is not base64"):
+        KeyRing.from_env_value(f"k:{key[:20]}:{key[20:]}")
+    with pytest.raises(ValueError, match="id:base64"):
+        KeyRing.from_env_value("k")

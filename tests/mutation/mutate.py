@@ -59,7 +59,7 @@ SERVICE_DIR = ROOT / "service"
 # the tests that drive the service's mutants: real servers on 127.0.0.1 (tests/api) less those
 # that need node, chromium or minutes of subprocesses, and the contract's server playouts
 DRIVING_SERVICE = tuple(f"tests/api/{name}.py" for name in (
-    "test_token", "test_trust", "test_trust_pinned", "test_relayed", "test_rpc", "test_server", "test_replay",
+    "test_token", "test_trust", "test_trust_pinned", "test_service_pinned", "test_relayed", "test_rpc", "test_server", "test_replay",
     "test_state_cache", "test_batch", "test_convert", "test_enums", "test_connect")) + (
     "tests/contract/test_server_contract.py",)
 # infrastructure, no rules: never mutated
@@ -574,6 +574,23 @@ def tests_from_map(coverage_map: dict, module: str, lines: list[int], tree: Path
         sum(tests[i][1] for i in selected)
 
 
+QUICK_SECONDS = 20  # a service mutant's first pass: its fastest tests up to this many seconds
+
+
+def quick(selected: list[str], coverage_map: dict) -> tuple[list[str], float]:
+    """The first pass over a service mutant: the map's tests, fastest first, up to QUICK_SECONDS
+    (a mutant the API breaks dies in its first tests; one that survives them is run again with
+    every test that ran its line, ``--rerun``, once its survivors are triaged)."""
+    seconds = dict(map(tuple, coverage_map["tests"]))
+    kept, total = [], 0.0
+    for nodeid in selected:
+        if kept and total + seconds[nodeid] > QUICK_SECONDS:
+            break
+        kept.append(nodeid)
+        total += seconds[nodeid]
+    return kept, total
+
+
 def importing_files(workdir: Path, module: str, tree: Path) -> list[str]:
     """``tests_by_imports`` (seconds of parsing), once per run and module."""
     path = workdir / "imports" / f"{module}.json"
@@ -691,6 +708,8 @@ def _test(args) -> int:
         rest = [] if is_service(module) and chosen and not meta.get("rerun") else [
             (nodeid, seconds) for nodeid, seconds in coverage_map["tests"]
             if nodeid.startswith(files) and nodeid not in chosen]
+        if is_service(module) and chosen and not meta.get("rerun"):
+            selected, expected = quick(selected, coverage_map)
         timeout = min(meta["timeout"] - 5, 60 + 3 * (expected + sum(seconds for _, seconds in rest)))
         print(f"MUTATION {relative(module)} lines {lines}: {len(selected)} tests, "
               f"then {len(rest)} more of the {len(files)} test files importing it")
