@@ -59,8 +59,8 @@ SERVICE_DIR = ROOT / "service"
 # the tests that drive the service's mutants: real servers on 127.0.0.1 (tests/api) less those
 # that need node, chromium or minutes of subprocesses, and the contract's server playouts
 DRIVING_SERVICE = tuple(f"tests/api/{name}.py" for name in (
-    "test_token", "test_trust", "test_trust_pinned", "test_service_pinned", "test_relayed", "test_rpc", "test_server", "test_replay",
-    "test_state_cache", "test_batch", "test_convert", "test_enums", "test_connect")) + (
+    "test_token", "test_trust", "test_trust_pinned", "test_service_pinned", "test_relayed", "test_rpc",
+    "test_server", "test_replay", "test_state_cache", "test_batch", "test_convert", "test_enums", "test_connect")) + (
     "tests/contract/test_server_contract.py",)
 # infrastructure, no rules: never mutated
 NOT_RULES = ("_cython_shim", "errors", "registry", "speedups")  # and every package's __init__
