@@ -228,3 +228,22 @@ def test_a_key_in_the_environment_with_a_colon_in_its_value_is_not_base64():
         KeyRing.from_env_value(f"k:{key[:20]}:{key[20:]}")
     with pytest.raises(ValueError, match="id:base64"):
         KeyRing.from_env_value("k")
+
+
+def test_a_batch_answer_growing_past_its_room_stops_at_the_item_that_passes_it(monkeypatch):
+    """The per-kind bounds are checked first; while the items are judged the answer's size is
+    counted too, and the item that takes it past the room (16 MiB less 64 KiB) stops the batch
+    with its index (here the room is made small: no registered game's items pass it in 500)."""
+    from referee.core.errors import LimitExceeded
+    from referee.service import servicer as servicer_module
+
+    service = RefereeServicer(Sealer(KeyRing.generate()), allow_caller_seed=True)
+    deal = service.Deal(pb.DealRequest(game="doudizhu", seed=b"room"), None)
+    one = pb.JudgeItem(legal_actions=pb.LegalActionsRequest(state=deal.state, seat=deal.to_act[0]),
+                       credential=deal.owner_credential)
+    size = service.JudgeBatch(pb.JudgeBatchRequest(items=[one]), None).results[0].ByteSize() + 8
+    monkeypatch.setattr(servicer_module, "ANSWER_ROOM", 3 * size + 1)
+    assert len(service.JudgeBatch(pb.JudgeBatchRequest(items=[one] * 3), None).results) == 3
+    with pytest.raises(LimitExceeded, match="the answer passes 16 MiB at item 3: split the batch") as caught:
+        service.JudgeBatch(pb.JudgeBatchRequest(items=[one] * 5), None)
+    assert caught.value.metadata == {"item_index": 3}
