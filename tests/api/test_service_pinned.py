@@ -247,3 +247,50 @@ def test_a_batch_answer_growing_past_its_room_stops_at_the_item_that_passes_it(m
     with pytest.raises(LimitExceeded, match="the answer passes 16 MiB at item 3: split the batch") as caught:
         service.JudgeBatch(pb.JudgeBatchRequest(items=[one] * 5), None)
     assert caught.value.metadata == {"item_index": 3}
+
+
+def test_a_parse_complaint_is_echoed_up_to_200_characters():
+    from referee.core.errors import InvalidAction
+    from referee.service import errors
+
+    with pytest.raises(InvalidAction) as caught:
+        errors.admitted("Play", errors.Malformed("x" * 300))
+    assert str(caught.value) == "Play: the request does not parse: " + "x" * 200
+    with pytest.raises(InvalidAction, match=r"^Play: the request does not parse$"):
+        errors.admitted("Play", errors.MALFORMED)
+
+
+def test_a_token_shorter_than_its_smallest_form_is_truncated_not_forged():
+    """A token shorter than header + nonce + length + tag is refused as truncated before any
+    decryption; one byte more reaches the tag check."""
+    from referee.core.errors import InvalidAction
+
+    sealer = Sealer(KeyRing("k1", {"k1": bytes(32)}))
+    token = sealer.seal("doudizhu", 3, b"payload")
+    header = 2 + 2 + 1 + len("doudizhu") + 8 + 16 + 2
+    smallest = header + 12 + 4 + 16
+    for n in (header, smallest - 1):
+        with pytest.raises(InvalidAction, match="truncated"):
+            sealer.open(token[:n])
+    with pytest.raises(InvalidAction, match="does not authenticate"):
+        sealer.open(token[:smallest])
+
+
+def test_a_batch_opens_a_token_once_for_its_validate_and_legal_items(monkeypatch):
+    """JudgeBatch: a table's Validate and LegalActions items carry the same token, opened once in
+    the call (states are immutable); a Play item takes it out (its last use)."""
+    ring = KeyRing.generate()
+    dealer = RefereeServicer(Sealer(ring), allow_caller_seed=True)
+    deal = dealer.Deal(pb.DealRequest(game="doudizhu", seed=b"open once"), None)
+    service = RefereeServicer(Sealer(ring), state_cache=0)  # another pod: nothing cached
+    opened = []
+    real = service.sealer.open
+    monkeypatch.setattr(service.sealer, "open", lambda *a, **k: opened.append(a[0]) or real(*a, **k))
+    seat, owner = deal.to_act[0], deal.owner_credential
+    bid = actions_pb2.Action(seat=seat, kind="PASS")
+    items = [pb.JudgeItem(validate=pb.ValidateRequest(state=deal.state, action=bid), credential=owner),
+             pb.JudgeItem(legal_actions=pb.LegalActionsRequest(state=deal.state, seat=seat), credential=owner),
+             pb.JudgeItem(validate=pb.ValidateRequest(state=deal.state, action=bid), credential=owner)]
+    results = service.JudgeBatch(pb.JudgeBatchRequest(items=items), None).results
+    assert [r.WhichOneof("result") for r in results] == ["validate", "legal_actions", "validate"]
+    assert opened == [deal.state]
