@@ -242,7 +242,7 @@ def test_a_batch_answer_growing_past_its_room_stops_at_the_item_that_passes_it(m
     one = pb.JudgeItem(legal_actions=pb.LegalActionsRequest(state=deal.state, seat=deal.to_act[0]),
                        credential=deal.owner_credential)
     size = service.JudgeBatch(pb.JudgeBatchRequest(items=[one]), None).results[0].ByteSize() + 8
-    monkeypatch.setattr(servicer_module, "ANSWER_ROOM", 3 * size + 1)
+    monkeypatch.setattr(servicer_module, "ANSWER_ROOM", 3 * size)  # three answers fill it exactly
     assert len(service.JudgeBatch(pb.JudgeBatchRequest(items=[one] * 3), None).results) == 3
     with pytest.raises(LimitExceeded, match="the answer passes 16 MiB at item 3: split the batch") as caught:
         service.JudgeBatch(pb.JudgeBatchRequest(items=[one] * 5), None)
@@ -294,3 +294,86 @@ def test_a_batch_opens_a_token_once_for_its_validate_and_legal_items(monkeypatch
     results = service.JudgeBatch(pb.JudgeBatchRequest(items=items), None).results
     assert [r.WhichOneof("result") for r in results] == ["validate", "legal_actions", "validate"]
     assert opened == [deal.state]
+    opened.clear()
+    play = pb.JudgeItem(play=pb.PlayRequest(state=deal.state, action=bid), credential=owner)
+    results = service.JudgeBatch(pb.JudgeBatchRequest(items=[items[0], play, items[2]]), None).results
+    assert [r.WhichOneof("result") for r in results] == ["validate", "play", "validate"]
+    assert opened == [deal.state, deal.state]  # the Play took the state out: the next item opens it again
+
+
+def test_the_credential_format_is_the_documented_one():
+    """service/credentials.py: version 1 | role | len | key id | HMAC-SHA256(K, "referee/v1/credential"
+    | table | role)[:16], K = HMAC-SHA256(token key, "referee/v1/credential-key"): a credential built
+    from the layout alone opens (a platform may make them itself), another version does not."""
+    import hashlib
+    import hmac
+
+    key = bytes(range(32))
+    ring = KeyRing("k1", {"k1": key})
+    derived = hmac.new(key, b"referee/v1/credential-key", hashlib.sha256).digest()
+    for role, seat in ((2, 2), (255, None)):
+        mac = hmac.new(derived, b"referee/v1/credential" + TABLE + bytes((role,)), hashlib.sha256).digest()[:16]
+        made = bytes((1, role, 2)) + b"k1" + mac
+        assert Credentials(ring).make(TABLE, role) == made
+        caller = Credentials(ring).caller(TABLE, made)
+        assert caller.seat == seat and caller.owner == (role == 255)
+        with pytest.raises(creds.Unauthenticated):
+            Credentials(ring).caller(TABLE, bytes((0,)) + made[1:])
+
+
+def test_an_authorization_that_is_not_base64url_is_unauthenticated():
+    for value in ("Bearer ***", "Bearer ab$d", "Bearer ", "Basic abcd"):
+        with pytest.raises(creds.Unauthenticated) as caught:
+            creds.parse_bearer(value)
+        assert caught.value.reason == "CREDENTIAL_INVALID"
+
+
+def test_the_owner_interceptor_sends_no_credential_with_a_call_about_no_table():
+    """After an answer that names no state (Score), a call without a state (ListGames, a new
+    Deal) carries no owner credential."""
+    interceptor = creds.OwnerInterceptor()
+    sent = []
+
+    def call(answer):
+        def continuation(details, request):
+            sent.append(dict(details.metadata or ()))
+            return _Outcome(answer)
+        return continuation
+
+    interceptor.intercept_unary_unary(call(pb.DealResponse(state=b"t", owner_credential=b"owner")), _Details(),
+                                      pb.DealRequest(game="doudizhu"))
+    interceptor.intercept_unary_unary(call(pb.ScoreResponse()), _Details(), pb.ScoreRequest(state=b"t"))
+    assert sent[-1]["authorization"] == bearer(b"owner")[1]
+    interceptor.intercept_unary_unary(call(pb.ListGamesResponse()), _Details(), pb.ListGamesRequest())
+    interceptor.intercept_unary_unary(call(pb.DealResponse()), _Details(), pb.DealRequest(game="doudizhu"))
+    assert "authorization" not in sent[-1] and "authorization" not in sent[-2]
+
+
+def test_a_servicer_made_without_the_flag_refuses_caller_seeds():
+    """The test-only caller seed is off unless asked for, in the servicer itself too (a process
+    embedding it)."""
+    from referee.core.errors import PermissionDenied
+
+    service = RefereeServicer(Sealer(KeyRing.generate()))
+    with pytest.raises(PermissionDenied) as caught:
+        service.Deal(pb.DealRequest(game="doudizhu", seed=b"mine"), None)
+    assert caught.value.reason == "CALLER_SEED_NOT_ALLOWED"
+    replay = service.Replay(pb.ReplayRequest(game="doudizhu", seed=b"mine"), None)
+    assert not replay.state and not replay.owner_credential  # a replay gives no live table
+
+
+def test_a_replay_growing_past_its_room_stops_at_the_action_that_passes_it(monkeypatch):
+    from referee.core.errors import LimitExceeded
+    from referee.service import servicer as servicer_module
+
+    service = RefereeServicer(Sealer(KeyRing.generate()), allow_caller_seed=True)
+    deal = service.Deal(pb.DealRequest(game="doudizhu", seed=b"replay room"), None)
+    seat = deal.to_act[0]
+    passes = [actions_pb2.Action(seat=(seat + k) % 3, kind="PASS") for k in range(2)]
+    whole = service.Replay(pb.ReplayRequest(game="doudizhu", seed=b"replay room", actions=passes), None)
+    room = whole.deal.ByteSize() + whole.steps[0].ByteSize() + 8
+    monkeypatch.setattr(servicer_module, "ANSWER_ROOM", room)  # the deal and one step fill it exactly
+    request = pb.ReplayRequest(game="doudizhu", seed=b"replay room", actions=passes[:1])
+    assert len(service.Replay(request, None).steps) == 1
+    with pytest.raises(LimitExceeded, match="the replay's answer passes 16 MiB at action 1: "):
+        service.Replay(pb.ReplayRequest(game="doudizhu", seed=b"replay room", actions=passes), None)
