@@ -1,4 +1,4 @@
-# make demo | test | bench | clean. Installs for real (not editable) into .venv, so the compiled
+# make demo | test | bench | api-docs | clean. Installs for real (not editable) into .venv, so the compiled
 # core is what runs; the tree has no referee/ folder, so `import referee` is the installed one.
 PYTHON ?= python3
 VENV := .venv
@@ -15,7 +15,7 @@ MUTATE_JOBS ?= 2
 MUTATE_SAMPLE ?= 24
 MUTATE_SEED ?= 13
 
-.PHONY: demo test bench protos api-release mutate mutate-sample browser-deps web clean
+.PHONY: demo test bench protos api-release api-docs api-docs-tool mutate mutate-sample browser-deps web clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,7 @@ test: $(BIN)/python
 	$(INSTALL) '.[dev,load,k8s]'
 	$(BIN)/python .ci/check_build.py
 	$(MAKE) protos
+	$(MAKE) api-docs-tool
 	$(MAKE) browser-deps
 	$(BIN)/python -m pytest -q || { rc=$$?; [ $$rc -ne 5 ] || echo "pytest collected no tests" >&2; exit $$rc; }
 	$(MUTATE) run --sample $(MUTATE_SAMPLE) --seed $(MUTATE_SEED) --jobs $(MUTATE_JOBS)
@@ -60,6 +61,18 @@ mutate-sample: $(BIN)/python
 protos: $(BIN)/python
 	$(BIN)/buf lint protos
 	$(BIN)/buf breaking protos --against $(API_RELEASE)
+
+# the API reference, docs/api/ (committed; tests/test_api_docs.py fails when it is stale): sabledocs
+# over the protos' descriptor set, in its own venv (it pins protobuf < 7), every package pinned
+SABLEDOCS_VENV := $(VENV)/sabledocs
+api-docs-tool: $(BIN)/python
+	@test -x $(SABLEDOCS_VENV)/bin/sabledocs && cmp -s docs/sabledocs-requirements.txt $(SABLEDOCS_VENV)/requirements.txt || \
+	  { rm -rf $(SABLEDOCS_VENV) && $(PYTHON) -m venv $(SABLEDOCS_VENV) && \
+	    $(SABLEDOCS_VENV)/bin/python -m pip install -q -r docs/sabledocs-requirements.txt && \
+	    cp docs/sabledocs-requirements.txt $(SABLEDOCS_VENV)/requirements.txt; }
+
+api-docs: api-docs-tool
+	$(BIN)/python docs/api_docs.py --sabledocs $(SABLEDOCS_VENV)/bin/sabledocs
 
 # record the current API as the released one (then tag the commit: git tag api-vX.Y)
 api-release: $(BIN)/python

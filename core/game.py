@@ -244,10 +244,23 @@ class OptionInfo:
 
 
 class EventType(NamedTuple):
-    """An event type a game emits: what it means and its ``values`` keys."""
+    """An event type a game emits: what it means and its ``values`` keys. ``private_cards``: its
+    cards may be withheld from some viewers (those that may not know them all: ``Knowledge``),
+    who get the event without cards; an event type not so declared always reaches every viewer
+    whole (the contract suite checks both)."""
 
     help: str
     values: Mapping[str, str] = EMPTY
+    private_cards: bool = False
+
+
+class DealKey(NamedTuple):
+    """A key of a round's deal record (``Game.dealt``' cards, Score's ``DealRecord.cards``): what
+    it holds; ``per_seat``: one key a seat, the name followed by the seat number (``seat``:
+    ``seat0``, ``seat1`` ...)."""
+
+    help: str
+    per_seat: bool = False
 
 
 def option(default, help: str, allowed: tuple = (), minimum=None, maximum=None):
@@ -336,6 +349,10 @@ class Game:
     seat_cards: ClassVar[Mapping[str, str]] = {}  # SeatView.cards keys
     roles: ClassVar[Mapping[str, str]] = {}  # SeatView.role values
     event_types: ClassVar[Mapping[str, EventType]] = {}
+    # the keys of the deal record (``dealt``: Score's ``DealRecord``, what ``referee verify`` reads):
+    # its cards by name and its numbers
+    deal_cards: ClassVar[Mapping[str, DealKey]] = {}
+    deal_values: ClassVar[Mapping[str, str]] = {}
     extras: ClassVar[tuple[str, ...]] = ()  # the game's own API (a per-game proto and service)
     # what a UI switches on, each name -> meaning (ListGames lists them; the contract suite refuses
     # anything undeclared): Combo.kind values, Settlement.outcome values, breakdown line names, Meld
@@ -612,6 +629,13 @@ class Game:
         name, each in shuffled order (``{"seat0": ..., "kitty": ...}``), and the numbers the
         seed decided (a drawn first bidder or dealer, the redeals)."""
         raise NotImplementedError
+
+    def deal_record_keys(self, seats: int) -> tuple[frozenset, frozenset]:
+        """The keys ``dealt`` answers for a round of ``seats`` seats, as declared: its cards'
+        (a per-seat key once a seat) and its values'."""
+        cards = frozenset(f"{name}{seat}" if key.per_seat else name for name, key in self.deal_cards.items()
+                          for seat in (range(seats) if key.per_seat else (0,)))
+        return cards, frozenset(self.deal_values)
 
     # --- capabilities (optional): stateless helpers -------------------------------------------
     def classify(self, cards_text: str, options) -> list[Combo]:

@@ -22,13 +22,15 @@ CALLS = {"Ping": b"{}", "ListGames": b"{}"}
 def app():
     """The HTTP port's application, as `referee serve --http-port` builds it."""
     from referee.service import games
-    from referee.service.connect import application
-    from referee.service.server import SERVICE
+    from referee.service.connect import Calls, application
+    from referee.service.server import SERVICE, Config
     from referee.service.servicer import RefereeServicer
     from referee.service.token import KeyRing, Sealer
 
     servicer = RefereeServicer(Sealer(KeyRing.generate()))
-    return application([(SERVICE, servicer), *games.services()], max_bytes=1 << 20, transport_bytes=8 << 20)
+    config = Config()
+    return application([(SERVICE, servicer), *games.services()], calls=Calls(config.threads, config.max_concurrent),
+                       max_bytes=config.max_receive_bytes, transport_bytes=config.transport_receive_bytes)
 
 
 def _free_port() -> int:

@@ -12,8 +12,11 @@ field name the message does not have) with MALFORMED_REQUEST, calls are counted 
 metrics. CORS (``--cors-origin``) is starlette's middleware; with no origin configured a browser
 page from another origin cannot call.
 
-Handlers run on the event loop's thread, one at a time (the rules are CPU work under one GIL;
-a queue of handler threads would only add switching).
+Servicer calls run on a pool of handler threads of the server's size (``--threads``), as on
+the gRPC port, so a slow call (a big replay, a batch) does not hold up the others; the event loop
+only parses, encodes and waits. The same ``--max-concurrent`` applies (``Calls``): past that many
+calls in progress or waiting for a thread, a call is refused at once with RESOURCE_EXHAUSTED and
+gRPC's own message, instead of queueing without bound. Each port counts its own calls.
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ import re
 import socket
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from google.protobuf import json_format
@@ -38,6 +42,48 @@ CORS_ALLOW_HEADERS = ("authorization", "content-type", "connect-protocol-version
                       "grpc-timeout", "x-grpc-web", "x-user-agent")
 CORS_EXPOSE_HEADERS = ("grpc-status", "grpc-message", "grpc-status-details-bin", "content-encoding",
                        "connect-content-encoding")
+
+
+# what grpcio's server answers past maximum_concurrent_rpcs (no ErrorInfo: no reason of ours)
+OVERLOAD_MESSAGE = "Concurrent RPC limit exceeded!"
+
+
+class Calls:
+    """The HTTP port's servicer calls: run on ``threads`` handler threads; at most
+    ``max_concurrent`` (0: no limit) in progress or waiting for a thread, past that refused at once
+    with RESOURCE_EXHAUSTED, as grpcio's ``maximum_concurrent_rpcs`` does on the gRPC port."""
+
+    def __init__(self, threads: int, max_concurrent: int):
+        self.max_concurrent = max_concurrent
+        self.active = 0  # admitted and not finished: running or waiting for a thread
+        self._lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(max(1, threads), thread_name_prefix="referee-http")
+
+    async def run(self, function, *args):
+        """``function(*args)`` on a handler thread, awaited.
+
+        Raises:
+            ConnectError: RESOURCE_EXHAUSTED when ``max_concurrent`` calls are already admitted.
+        """
+        from connectrpc.code import Code
+        from connectrpc.errors import ConnectError
+
+        with self._lock:
+            if self.max_concurrent and self.active >= self.max_concurrent:
+                raise ConnectError(Code.RESOURCE_EXHAUSTED, OVERLOAD_MESSAGE)
+            self.active += 1
+        # released when the thread is done, not when the caller stops waiting (a client gone)
+        future = self._pool.submit(function, *args)
+        future.add_done_callback(self._release)
+        return await asyncio.wrap_future(future)
+
+    def _release(self, _future) -> None:
+        with self._lock:
+            self.active -= 1
+
+    def close(self) -> None:
+        """No new calls; calls waiting for a thread are cancelled, running ones finish."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 class _Context:
@@ -96,23 +142,26 @@ class _Service:
     """One gRPC service's servicer as connectrpc's service object: ``list_games(request, ctx)``
     and so on, each calling the servicer's ``ListGames(request, context)``."""
 
-    def __init__(self, descriptor, servicer, protocol, observe: bool):
+    def __init__(self, descriptor, servicer, protocol, calls: Calls, observe: bool):
         for method in descriptor.methods:
             attribute = _snake(method.name)
             if not hasattr(protocol, attribute):
                 raise TypeError(f"{protocol.__name__} has no {attribute} for {method.full_name}")
             setattr(self, attribute, self._endpoint(f"/{descriptor.full_name}/{method.name}",
-                                                    method.name, getattr(servicer, method.name), observe))
+                                                    method.name, getattr(servicer, method.name), calls, observe))
 
     @staticmethod
-    def _endpoint(path: str, name: str, behavior, observe: bool):
+    def _endpoint(path: str, name: str, behavior, calls: Calls, observe: bool):
         from connectrpc.code import Code
         from connectrpc.errors import ConnectError
 
         async def call(request, ctx):
             start, code = time.perf_counter(), "OK"
             try:
-                return behavior(errors.admitted(name, request), _Context(ctx.request_headers))
+                return await calls.run(behavior, errors.admitted(name, request), _Context(ctx.request_headers))
+            except ConnectError as error:  # the overload refusal
+                code = error.code.name
+                raise
             except errors.RefereeError as error:
                 failure = errors.connect_error(error)
                 code = failure.code.name
@@ -136,16 +185,16 @@ def _generated(descriptor):
     return getattr(module, descriptor.name), getattr(module, f"{descriptor.name}ASGIApplication")
 
 
-def application(services, *, max_bytes: int, transport_bytes: int, cors_origins=(), observe: bool = False,
-                static: Path | None = None):
+def application(services, *, calls: Calls, max_bytes: int, transport_bytes: int, cors_origins=(),
+                observe: bool = False, static: Path | None = None):
     """The ASGI application of ``services`` ([(ServiceDescriptor, servicer)]): each service's
-    Connect application at ``/<package.Service>/``, ``static`` files at ``/`` (if given), CORS
-    for ``cors_origins``."""
+    Connect application at ``/<package.Service>/``, its servicer run by ``calls``, ``static``
+    files at ``/`` (if given), CORS for ``cors_origins``."""
     routes = {}
     for descriptor, servicer in services:
         protocol, app_class = _generated(descriptor)
         routes[f"/{descriptor.full_name}/"] = app_class(
-            _Service(descriptor, servicer, protocol, observe), read_max_bytes=max(transport_bytes, max_bytes),
+            _Service(descriptor, servicer, protocol, calls, observe), read_max_bytes=max(transport_bytes, max_bytes),
             codecs=[_Binary(max_bytes), _Json(max_bytes)])
     files = None
     if static is not None:
@@ -182,7 +231,7 @@ class HttpServer:
     """The HTTP port: hypercorn serving ``app`` on ``host:port`` (0: any free port) in a daemon
     thread, HTTP/1.1 and HTTP/2 (h2c, prior knowledge or upgrade)."""
 
-    def __init__(self, app, host: str, port: int, reuse_port: bool = False):
+    def __init__(self, app, host: str, port: int, reuse_port: bool = False, calls: Calls | None = None):
         from hypercorn.config import Config as HyperConfig
 
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -200,6 +249,7 @@ class HttpServer:
         self._config.errorlog = log
         self._config.graceful_timeout = 1.0
         self._app = app
+        self._calls = calls  # closed with the server
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
         self._started = threading.Event()
@@ -224,3 +274,5 @@ class HttpServer:
         if self._loop is not None and self._stop is not None:
             self._loop.call_soon_threadsafe(self._stop.set)
         self._thread.join(timeout)
+        if self._calls is not None:
+            self._calls.close()

@@ -286,11 +286,15 @@ def game_info(game: Game) -> options_pb2.GameInfo:
         reasons=_names(game.reasons), phases=[p.name for p in game.phases], counters=_names(game.counters),
         seat_counters=_names(game.seat_counters), public_cards=_names(game.public_cards),
         seat_cards=_names(game.seat_cards), roles=_names(game.roles),
-        event_types=[options_pb2.EventTypeInfo(name=name, help=t.help, values=_names(t.values))
+        event_types=[options_pb2.EventTypeInfo(name=name, help=t.help, values=_names(t.values),
+                                               private_cards=t.private_cards)
                      for name, t in game.event_types.items()],
         capabilities=game.capabilities(), abandon=game.abandon_policy,
         private_turn_phases=[p.name for p in game.phases if not p.public_turn],
         combination_kinds=_names(game.combination_kinds), outcomes=_names(game.outcomes),
         breakdown=_names(game.breakdown), meld_kinds=_names(game.meld_kinds), seat_values=_names(game.seat_values),
         values=_names(game.values), standings=_names(game.standings), hint_context=_names(game.hint_context),
-        balances=[options_pb2.Balance(seat_values=a, values=b) for a, b in game.balances])
+        balances=[options_pb2.Balance(seat_values=a, values=b) for a, b in game.balances],
+        deal_cards=[options_pb2.DealRecordKey(name=name, help=k.help, per_seat=k.per_seat)
+                    for name, k in game.deal_cards.items()],
+        deal_values=_names(game.deal_values))

@@ -165,11 +165,13 @@ class RefereeServer:
         self.address = _address(config.host, self.port)
         self.http = None
         if config.http_port is not None:  # the same servicers on the HTTP port
-            from .connect import HttpServer, application
-            app = application([(SERVICE, servicer), *games.services()], max_bytes=limit,
+            from .connect import Calls, HttpServer, application
+            # handler threads and the overload limit as the gRPC port's, counted apart
+            calls = Calls(config.threads, config.max_concurrent)
+            app = application([(SERVICE, servicer), *games.services()], calls=calls, max_bytes=limit,
                               transport_bytes=config.transport_receive_bytes, cors_origins=config.cors_origins,
                               observe=bool(config.metrics_port), static=WEB if WEB.is_dir() else None)
-            self.http = HttpServer(app, config.host, config.http_port, reuse_port=config.reuse_port)
+            self.http = HttpServer(app, config.host, config.http_port, reuse_port=config.reuse_port, calls=calls)
         self._stopped = threading.Event()
 
     def start(self) -> RefereeServer:

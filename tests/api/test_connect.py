@@ -6,9 +6,11 @@ import json
 import shutil
 import socket
 import subprocess
+import threading
 import urllib.error
 import urllib.request
 
+import grpc
 import pytest
 from google.rpc import error_details_pb2
 
@@ -185,3 +187,90 @@ def test_connect_calls_are_counted_under_the_grpc_method_names(http, free_port):
     assert status == 404
     assert (ok._value.get(), refused._value.get()) == (before[0] + 1, before[1] + 1)
     assert metrics.LATENCY.labels(f"{SERVICE}/ListGames")._sum.get() > 0
+
+
+class _Gate:
+    """A servicer method that counts the calls inside it and holds them until opened."""
+
+    def __init__(self):
+        self.inside = self.most = 0
+        self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+        self.opened = threading.Event()
+
+    def __call__(self, request, context):
+        with self.lock:
+            self.inside += 1
+            self.most = max(self.most, self.inside)
+            self.changed.notify_all()
+        try:
+            self.opened.wait(30)
+            return pb.PingResponse()
+        finally:
+            with self.lock:
+                self.inside -= 1
+
+    def wait_inside(self, count: int, timeout: float = 30) -> bool:
+        """Whether ``count`` calls are inside at once before ``timeout`` s (a bound, not a measure)."""
+        with self.lock:
+            return self.changed.wait_for(lambda: self.inside >= count, timeout)
+
+
+@pytest.fixture
+def gate(monkeypatch):
+    from referee.service.servicer import RefereeServicer
+
+    gate = _Gate()
+    # before the server binds its methods
+    monkeypatch.setattr(RefereeServicer, "Ping", lambda servicer, request, context: gate(request, context))
+    yield gate
+    gate.opened.set()
+
+
+def _ping_in_thread(url: str, answers: list) -> threading.Thread:
+    thread = threading.Thread(target=lambda: answers.append(post_json(url, "Ping", {})), daemon=True)
+    thread.start()
+    return thread
+
+
+def test_connect_calls_run_concurrently_on_the_handler_threads(http, gate):
+    _, url = http(threads=2, max_concurrent=8)
+    answers: list = []
+    threads = [_ping_in_thread(url, answers) for _ in range(3)]
+    # two calls are inside the servicer at once: the event loop does not run them one at a time
+    assert gate.wait_inside(2), f"calls never overlapped: at most {gate.most} inside at once"
+    gate.opened.set()
+    for thread in threads:
+        thread.join(30)
+    assert [status for status, _ in answers] == [200] * 3
+    assert gate.most == 2  # never more than the server's threads
+
+
+def test_connect_sheds_calls_past_max_concurrent_as_the_grpc_port_does(http, gate):
+    server, url = http(threads=2, max_concurrent=2)
+    answers: list = []
+    threads = [_ping_in_thread(url, answers) for _ in range(2)]
+    assert gate.wait_inside(2), f"calls never overlapped: at most {gate.most} inside at once"
+    # a third call while two are in progress: refused at once, with gRPC's code and message
+    status, body = post_json(url, "Ping", {})
+    assert (status, body["code"]) == (429, "resource_exhausted"), body
+    assert body["message"] == "Concurrent RPC limit exceeded!"
+    # the gRPC port counts its own calls: two more get in there, a third gets the same answer
+    with grpc.insecure_channel(server.address) as channel:
+        ping = channel.unary_unary(f"{SERVICE}/Ping", request_serializer=pb.PingRequest.SerializeToString,
+                                   response_deserializer=pb.PingResponse.FromString)
+        futures = [ping.future(pb.PingRequest(), timeout=60) for _ in range(2)]
+        assert gate.wait_inside(4), f"gRPC calls never got in: {gate.inside} inside"
+        with pytest.raises(grpc.RpcError) as refused:
+            ping(pb.PingRequest(), timeout=30)
+        assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert refused.value.details() == body["message"]
+        gate.opened.set()
+        assert all(future.result() == pb.PingResponse() for future in futures)
+    gate.opened.set()
+    for thread in threads:
+        thread.join(30)
+    assert [status for status, _ in answers] == [200, 200]
+    # once they are done the limit is free again
+    assert post_json(url, "Ping", {})[0] == 200
+    assert server.http._calls.active == 0

@@ -88,22 +88,44 @@ def check_views(game: Game, state) -> list[View]:
     return views
 
 
-def check_events(game: Game, before, state, events) -> None:
-    """Events are documented, and delivered to each viewer as it may see them: an event's cards
-    reach a viewer only when it may know every one of them, before or after the action."""
+def deliveries(game: Game, before, state, events):
+    """Each event with the viewers (-1: a spectator) its cards are withheld from, and per viewer
+    the event as delivered and the cards that viewer may know (before or after the action)."""
     known_after = game.knowledge(state)
     known_before = game.knowledge(before) if before is not None else known_after
+    allowed = {viewer: known_before.allowed(viewer) | known_after.allowed(viewer)
+               for viewer in range(-1, state.num_seats)}
     for e in events:
+        delivered = {viewer: event_for(e, mask) for viewer, mask in allowed.items()}
+        yield e, {viewer for viewer, d in delivered.items() if d != e}, delivered, allowed
+
+
+def check_events(game: Game, before, state, events) -> None:
+    """Events are documented, and delivered to each viewer as it may see them: an event's cards
+    reach a viewer only when it may know every one of them, before or after the action; an event
+    whose type is not declared ``private_cards`` reaches every viewer whole."""
+    for e, withheld, delivered, allowed in deliveries(game, before, state, events):
         info = game.event_types.get(e.type)
         assert info is not None, f"{game.id}: undocumented event {e.type}"
         assert set(e.values) <= set(info.values), f"{e.type}: undocumented values {set(e.values) - set(info.values)}"
         assert e.combo is None or e.combo.kind in game.combination_kinds, f"{game.id}: undeclared kind {e.combo}"
-        for viewer in range(-1, state.num_seats):
-            allowed = known_before.allowed(viewer) | known_after.allowed(viewer)
-            delivered = event_for(e, allowed)
-            assert _mask(delivered.cards) & ~allowed == 0
+        assert info.private_cards or not withheld, (
+            f"{game.id}: the cards of a {e.type} event are withheld from viewers {sorted(withheld)} at step "
+            f"{state.step}, but {e.type} is not declared private_cards")
+        for viewer, event in delivered.items():
+            assert _mask(event.cards) & ~allowed[viewer] == 0
             if e.cards and e.seat == viewer >= 0 and e.type == "DEAL":
-                assert delivered.cards == e.cards, f"{game.id}: seat {viewer} does not see its own deal"
+                assert event.cards == e.cards, f"{game.id}: seat {viewer} does not see its own deal"
+
+
+def check_deal_record(game: Game, state) -> None:
+    """The deal record (``Game.dealt``, Score's ``DealRecord``) has exactly the declared keys."""
+    cards, values = game.dealt(state)
+    declared_cards, declared_values = game.deal_record_keys(state.num_seats)
+    assert set(cards) == declared_cards, (f"{game.id}: deal record cards {sorted(cards)}, declared "
+                                          f"(deal_cards) {sorted(declared_cards)}")
+    assert set(values) == declared_values, (f"{game.id}: deal record values {sorted(values)}, declared "
+                                            f"(deal_values) {sorted(declared_values)}")
 
 
 def check_legal_actions(game: Game, state) -> None:
@@ -265,6 +287,7 @@ def playout(game: Game, seed: bytes, rnd: random.Random, *, options=None, seats:
         actions.append(action)
         digests.append(game.digest(state))
     check_settlement(game, state)
+    check_deal_record(game, state)
     check_next_round(game, state)
     return state, actions, digests
 

@@ -17,10 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game_contract import abandon_all, check_packed_size, check_settlement, choose, playout, seeded_digests
+from game_contract import (abandon_all, check_deal_record, check_events, check_packed_size, check_settlement, choose,
+                           deliveries, playout, seeded_digests)
 
 from referee.core import rng
 from referee.core.errors import InvalidAction, Reason
+from referee.core.game import DealKey
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -171,6 +173,47 @@ def test_the_deal_record_names_distinct_cards(game):
     assert all(isinstance(v, int) for v in values.values())
 
 
+def test_declared_private_events_are_withheld_from_some_viewer(game):
+    """An event type declared ``private_cards`` that these rounds show is withheld from some viewer
+    at least once (the playouts check that the others never are)."""
+    private = {name for name, t in game.event_types.items() if t.private_cards}
+    seen, withheld = set(), set()
+    for i in range(6):
+        seats = game.min_seats + i % (game.max_seats - game.min_seats + 1)
+        rnd = random.Random(i)
+        state = game.deal(game.make_options(), b"private %d" % i, b"", seats)
+        events, before = game.deal_events(state), None
+        while True:
+            for event, viewers, _, _ in deliveries(game, before, state, events):
+                seen.add(event.type)
+                if viewers:
+                    withheld.add(event.type)
+            if state.finished:
+                break
+            before = state
+            state, events = game.apply(state, choose(game, state, rnd, 0.0))
+    assert withheld <= private  # as check_events asserts on every step
+    assert private & seen <= withheld, f"{game.id}: declared private_cards but shown to all: {(private & seen) - withheld}"
+
+
+def test_the_contract_refuses_undeclared_private_events_and_deal_keys(monkeypatch, toy_registered):
+    game = toy_registered
+    state = game.deal(game.make_options(), b"declared", b"")
+    events = game.deal_events(state)
+    check_events(game, None, state, events)
+    check_deal_record(game, state)
+    public_deal = {**game.event_types, "DEAL": game.event_types["DEAL"]._replace(private_cards=False)}
+    monkeypatch.setattr(game, "event_types", public_deal)
+    with pytest.raises(AssertionError, match="DEAL is not declared private_cards"):
+        check_events(game, None, state, events)
+    monkeypatch.setattr(game, "deal_cards", {**game.deal_cards, "kitty": game.deal_cards["seat"]._replace(per_seat=False)})
+    with pytest.raises(AssertionError, match="declared \\(deal_cards\\)"):
+        check_deal_record(game, state)
+    monkeypatch.setattr(game, "deal_cards", {})
+    with pytest.raises(AssertionError, match="deal record cards"):
+        check_deal_record(game, state)
+
+
 def test_declared_schema_is_consistent(game):
     """What ListGames will publish holds together: options make, presets are options, kinds
     and reasons are named once, phases end with a finished phase."""
@@ -184,3 +227,5 @@ def test_declared_schema_is_consistent(game):
     assert not set(game.reasons) & {"OK", "NOT_YOUR_TURN", "GAME_OVER"}
     assert game.phases[-1].name == "finished" and not game.phases[-1].kinds
     assert set(game.capabilities()) >= set(game.extras)
+    assert game.deal_cards and all(isinstance(k, DealKey) and k.help for k in game.deal_cards.values())
+    assert all(help for help in game.deal_values.values())

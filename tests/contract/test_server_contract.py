@@ -43,6 +43,11 @@ def test_list_games_describes_every_game(stub, game):
     assert [p for p in info.phases] == [p.name for p in game.phases]
     assert {c.name for c in info.counters} == set(game.counters)
     assert {e.name for e in info.event_types} == set(game.event_types)
+    assert {e.name for e in info.event_types if e.private_cards} == {
+        name for name, t in game.event_types.items() if t.private_cards}
+    assert [(k.name, k.help, k.per_seat) for k in info.deal_cards] == [
+        (name, k.help, k.per_seat) for name, k in game.deal_cards.items()]
+    assert {v.name: v.help for v in info.deal_values} == dict(game.deal_values)
     assert list(info.capabilities) == list(game.capabilities())
     assert [o.name for o in info.options] == [o.name for o in game.option_infos()]
     assert info.card_ids == game.notation.id_count

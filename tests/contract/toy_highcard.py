@@ -17,8 +17,8 @@ from referee.core import cards, rng
 from referee.core.codec import Index, Mask, OneOf, Seq, Small
 from referee.core.decisions import DecisionPhase, Window
 from referee.core.errors import Reason
-from referee.core.game import (Knowledge, ABANDON, COMMON_KINDS, PLAY, Action, Event, EventType, Finished, Game, Match,
-                               SeatView, Settlement, Verdict, View, held, option)
+from referee.core.game import (Knowledge, ABANDON, COMMON_KINDS, PLAY, Action, DealKey, Event, EventType, Finished,
+                               Game, Match, SeatView, Settlement, Verdict, View, held, option)
 
 ROUNDS, FINISHED = 0, 1
 
@@ -106,7 +106,10 @@ class HighCard(Game):
     public_cards = {"shown": "every card played so far"}
     outcomes = {"won": "the seats that took most rounds", "tie": "every seat took as many", "abandoned": "a seat left"}
     breakdown = {"top_rounds": "the most rounds a seat took"}
-    event_types = {"DEAL": EventType("the seat's cards (private)"),
+    deal_cards = {
+        "seat": DealKey("the seat's hand_size cards, the shuffled deck's next hand_size from seat 0 on", per_seat=True),
+    }
+    event_types = {"DEAL": EventType("the seat's cards (private)", private_cards=True),
                    "SHOW": EventType("a card played this round, shown once all are in"),
                    "ROUND": EventType("the round's highest card takes it (seat -1: equal highest)"),
                    "ABANDON": EventType("the seat left")}

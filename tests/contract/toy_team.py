@@ -32,8 +32,8 @@ from typing import NamedTuple
 from referee.core import cards, rng, seats
 from referee.core.errors import Reason
 from referee.core.codec import Index, Mask, Seq, Small
-from referee.core.game import (OUT_OF_PLAY, ABANDON, COMMON_KINDS, PASS, PLAY, Action, ActionKind, Combo, Event, EventType,
-                               Finished, Game, Knowledge, Match, SeatView, Settlement, Verdict, View)
+from referee.core.game import (OUT_OF_PLAY, ABANDON, COMMON_KINDS, PASS, PLAY, Action, ActionKind, Combo, DealKey,
+                               Event, EventType, Finished, Game, Knowledge, Match, SeatView, Settlement, Verdict, View)
 from referee.core.tricks import Trick, TrickMove, TrickPlay, seats_in
 
 SEATS, HAND_SIZE = 6, 9
@@ -273,7 +273,10 @@ class TeamTricks(Game):
     outcomes = {"team0_won": "every seat of team 0 went out first (or team 1 is out with a leaver)",
                 "team1_won": "every seat of team 1 went out first (or team 0 is out with a leaver)"}
     breakdown = {"unit": "what each loser pays each winner"}
-    event_types = {"DEAL": EventType("the seat's 9 cards (private)"),
+    deal_cards = {
+        "seat": DealKey("the seat's 9 cards, the shuffled deck's next 9 from seat 0 on", per_seat=True),
+    }
+    event_types = {"DEAL": EventType("the seat's 9 cards (private)", private_cards=True),
                    "PLAY": EventType("cards played, with their combination"),
                    "PASS": EventType("the seat passes (and is barred for the rest of the trick)"),
                    YIELD: EventType("the seat yields (让) to the seats after it"),

@@ -52,9 +52,8 @@ from ... import rng
 from ...decisions import DecisionPhase, Window
 from ...codec import Index, Layout, Mask, OneOf, Seq, Small
 from ...errors import Reason
-from ...game import (ABANDON, COMMON_KINDS, EMPTY, PLAY, Action, ActionKind, Event, EventType, Finished, Game,
-                   Knowledge,
-                   Match, SeatView, Settlement, Verdict, View, held, leaver_pays, losers_pay_winners, option)
+from ...game import (ABANDON, COMMON_KINDS, EMPTY, PLAY, Action, ActionKind, DealKey, Event, EventType, Finished, Game,
+                   Knowledge, Match, SeatView, Settlement, Verdict, View, held, leaver_pays, losers_pay_winners, option)
 from ...tricks import seats_in
 
 ROUNDS, FINISHED = 0, 1
@@ -197,8 +196,13 @@ class Bidaxiao(Game):
     breakdown = {"rounds": "rounds played", "cards": "the winner's cards", "left": "the seat that left"}
     seat_cards = {"played": "the card the seat played in the last round",
                   "known": "cards of the seat's hand everybody saw go into it"}
+    deal_cards = {
+        "seat": DealKey("the seat's cards: i = seat, seat + n ... of the shuffled deck, below n * "
+                        "hand_size", per_seat=True),
+        "set_aside": DealKey("the rest of the shuffled deck, in deck order"),
+    }
     event_types = {
-        "DEAL": EventType("the seat's cards (private)"),
+        "DEAL": EventType("the seat's cards (private)", private_cards=True),
         "SHOW": EventType("the card a seat played this round, shown once every seat has played"),
         "ROUND": EventType("the seat whose card took the round, with the other seats' cards it takes "
                            "(-1: every card equal, each took his own back)"),

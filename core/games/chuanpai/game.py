@@ -99,7 +99,7 @@ from ...cards import from_mask, to_mask
 from ...codec import Blob, Choice, Index, Int, Mask, OneOf, Seq, Small
 from ...decisions import DecisionPhase, Window
 from ...errors import Reason
-from ...game import (ABANDON, COMMON_KINDS, PASS, Action, ActionKind, Combo, Event, EventType, Finished,
+from ...game import (ABANDON, COMMON_KINDS, PASS, Action, ActionKind, Combo, DealKey, Event, EventType, Finished,
                      Game, Knowledge, Match, Meld, Moves, SeatView, Settlement, Verdict, View, held)
 from . import analysis as an
 from .cards import JING, KIND_TEXT, NOTATION, NUM_KINDS, POINTS, SEVENS, THREE, deck_ids
@@ -1036,16 +1036,24 @@ class Chuanpai(Game):
     breakdown = {"toujia": "头家's seat", "winner": "the winning seat; each other player (not the 7th) pays 1",
                  "offender": "the seat that broke the rules (5.7)",
                  "seventh_bonus": "what the 7th player collects (C-7)"}
+    deal_cards = {
+        "seat": DealKey("the seat's dealt cards in deal order (P-1)", per_seat=True),
+        "stock": DealKey("the cards not dealt, top first"),
+    }
+    deal_values = {
+        "toujia": "头家 of the hand (4.2)",
+    }
     event_types = {
-        "DEAL": EventType("the seat's cards (private)"),
+        "DEAL": EventType("the seat's cards (private)", private_cards=True),
         "TOUJIA": EventType("头家 of the hand (4.2)", {"toujia": "the seat"}),
         "LAY": EventType("a set laid down (4.4); a face-down 暗 shows no cards", {"meld": "0..4 pair an peng gang yan"}),
-        "DRAW": EventType("a replacement draw 偷牌 (private)", {"stock": "cards left"}),
+        "DRAW": EventType("a replacement draw 偷牌 (private)", {"stock": "cards left"}, private_cards=True),
         "GUO": EventType("a drawn card laid face down as a 过 card (5.6; private)",
-                         {"values": "the flagged values it answers (bits)", "stock": "cards left"}),
+                         {"values": "the flagged values it answers (bits)", "stock": "cards left"},
+                         private_cards=True),
         "DISCARD": EventType("a discard"),
         "TURN": EventType("a stock card turned up (an extra player's is his, private)",
-                          {"extra": "1: an extra player's own card", "stock": "cards left"}),
+                          {"extra": "1: an extra player's own card", "stock": "cards left"}, private_cards=True),
         "KEEP": EventType("an extra player kept his turned card"),
         "OFFER": EventType("the card is offered (who is asked is not told)", {"turned": "1: a turned card"}),
         "DEAD": EventType("nobody used the card"),

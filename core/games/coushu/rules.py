@@ -36,8 +36,9 @@ from ... import cards as cardlib
 from ... import rng
 from ...codec import Index, Layout, Mask, Seq, Small
 from ...errors import Reason
-from ...game import (ABANDON, COMMON_KINDS, PLAY, Action, ActionKind, Event, EventType, Finished, Game, Knowledge, Match,
-                   Moves, SeatView, Settlement, Verdict, View, held, leaver_pays, losers_pay_winners, option)
+from ...game import (ABANDON, COMMON_KINDS, PLAY, Action, ActionKind, DealKey, Event, EventType, Finished, Game,
+                     Knowledge, Match, Moves, SeatView, Settlement, Verdict, View, held, leaver_pays,
+                     losers_pay_winners, option)
 
 PLAYING, FINISHED = 0, 1
 SEATS = 2
@@ -158,8 +159,11 @@ class Coushu(Game):
     breakdown = {"pairs": "pairs made", "dead": "dead cards", "cards_left": "the loser's cards", "left": "the seat that left"}
     public_cards = {"dead": "cards nobody could answer, dead on the table (rule 10)",
                     "pairs": "the pairs made, set aside"}
+    deal_cards = {
+        "seat": DealKey("the seat's cards: i = seat, seat + 2 ... of the shuffled deck", per_seat=True),
+    }
     event_types = {
-        "DEAL": EventType("the seat's cards (private)"),
+        "DEAL": EventType("the seat's cards (private)", private_cards=True),
         "PLAY": EventType("the seat played a card"),
         "PASS": EventType("the seat holds no card that makes the target: the card led is dead and its "
                           "leader plays again (rule 10)",

@@ -61,8 +61,8 @@ from ... import rng, speedups
 from ...errors import InvalidAction, Reason, quote
 from ...asking import Ask, AskInTurn, queue_in_order
 from ...codec import Index, Layout, Mask, Seq, Small
-from ...game import (ABANDON, COMMON_KINDS, PASS, PLAY, Action, ActionKind, Combo, Event, EventType,
-                   EMPTY, Finished, Game, Knowledge, Match, SeatView, Settlement, Verdict, View, option)
+from ...game import (ABANDON, COMMON_KINDS, PASS, PLAY, Action, ActionKind, Combo, DealKey, Event, EventType, EMPTY,
+                   Finished, Game, Knowledge, Match, SeatView, Settlement, Verdict, View, option)
 from ...tricks import Trick, TrickPlay
 
 hot = speedups.load("games.doudizhu.hot")
@@ -439,8 +439,16 @@ class Doudizhu(Game):
     standings = {"title": "the level title (级别) of each seat's cumulative points"}
     hint_context = {"table_kind": "the reading of the table to beat, a combination kind (rule 11i); "
                                   "default: as it would be read when led"}
+    deal_cards = {
+        "seat": DealKey("the seat's 17 cards, the shuffled deck's 17 * seat to 17 * seat + 16", per_seat=True),
+        "kitty": DealKey("the 3 kitty cards (底牌), the deck's last"),
+    }
+    deal_values = {
+        "deal_no": "redeals before this deal (rule 5): the deck is shuffled on the stream deal/<deal_no>",
+        "first_bidder": "the seat that bids first (drawn from the seed when the option is -1 in a match's first round)",
+    }
     event_types = {
-        "DEAL": EventType("the seat's 17 cards (private: the seat's own)"),
+        "DEAL": EventType("the seat's 17 cards (private: the seat's own)", private_cards=True),
         "BID_TURN": EventType("the seat that bids first"),
         "BID": EventType("a bid or a pass while bidding", {"bid": "0 pass, 1-3"}),
         "REDEAL": EventType("all passed: the cards are dealt again (rule 5)", {"deal_no": "the new deal's number"}),

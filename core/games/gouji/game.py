@@ -41,8 +41,8 @@ from ... import rng
 from ...asking import Ask, AskInTurn, queue_in_order
 from ...codec import Index, Mask, Seq, Small
 from ...errors import InvalidAction, Reason
-from ...game import (ABANDON, COMMON_KINDS, EMPTY, OUT_OF_PLAY, PASS, PLAY, Action, ActionKind, Combo, Event, EventType,
-                     Finished, Game, Knowledge, Match, SeatView, Settlement, Verdict, View, held)
+from ...game import (ABANDON, COMMON_KINDS, EMPTY, OUT_OF_PLAY, PASS, PLAY, Action, ActionKind, Combo, DealKey, Event,
+                     EventType, Finished, Game, Knowledge, Match, SeatView, Settlement, Verdict, View, held)
 from ...tricks import Trick, TrickMove, TrickPlay, seats_in
 from . import rules
 from .rules import BEAT, BURN, MINGDIAN, NONE, NOT_ASKED, PASS_ONLY, SEATS, YUDIAN, Options, hot, opposite, team
@@ -817,7 +817,15 @@ class Gouji(Game):
     outcomes = {"team0_won": "team 0's place points are higher", "team1_won": "team 1's are higher",
                 "draw": "equal place points", "void": "two revolutionaries: the 回合 is replayed (9.2)"}
     breakdown = {"chuan_san_hu": "1: 串三户 (16.2)"}
-    event_types = {"DEAL": EventType("the seat's 36 cards (private)"), "PLAY": EventType("a play"),
+    deal_cards = {
+        "seat": DealKey("the seat's 36 cards in the order dealt: card i of the shuffled 216 to seat (start + i) mod "
+                        "6", per_seat=True),
+    }
+    deal_values = {
+        "start": "the seat dealt to first (6.2)",
+        "first_leader": "the seat that leads first, as 上班 named it",
+    }
+    event_types = {"DEAL": EventType("the seat's 36 cards (private)", private_cards=True), "PLAY": EventType("a play"),
                    "PASS": EventType("a pass"), YIELD: EventType("让"), "TRICK_WON": EventType("the trick is won"),
                    "LEAD": EventType("the lead passes (接风, a failed burn, 6.3)", {"from": "the winner"}),
                    "OUT": EventType("the seat played out", {"place": "its order out"}),
@@ -827,13 +835,14 @@ class Gouji(Game):
                    "BURN_FAILED": EventType("the burn failed (13.8)", {"burned": "the burned seat"}),
                    "CALL": EventType("预点 or 明点 answered", {"call": "0 none, 1 明点, 2 预点"}),
                    "MAISAN": EventType("买三: the 3 bought and the card paid (seen by buyer and seller)",
-                                       {"seller": "the seat that sold the 3"}),
+                                       {"seller": "the seat that sold the 3"}, private_cards=True),
                    "TRIBUTE": EventType("a tribute offered and answered (cards seen by payer and receiver)",
                                         {"to": "the receiver", "kind": "1 闷贡, 2 烧贡, 3 点贡, 4 落贡",
-                                         "accepted": "1 accepted, 0 refused"}),
+                                         "accepted": "1 accepted, 0 refused"}, private_cards=True),
                    "NO_TRIBUTE": EventType("the payer holds no joker or 钱 to pay", {"to": "the receiver",
                                                                                 "kind": "1 闷贡, 2 烧贡, 3 点贡, 4 落贡"}),
-                   "RETURN": EventType("还贡 (seen by both seats)", {"to": "the payer of the 落贡"}),
+                   "RETURN": EventType("还贡 (seen by both seats)", {"to": "the payer of the 落贡"},
+                                       private_cards=True),
                    "REVOLT": EventType("革命", {"automatic": "1: at 买三 without 3, 钱 and joker (7.3)"}),
                    "YAOTOU": EventType("the 对头's choice", {"yaotou": "1 要头, 0 无头"}),
                    "SIJI": EventType("a 够死级 (9.5)", {"left": "够死级 left"}),

@@ -42,8 +42,9 @@ from ... import cards as cardlib
 from ... import rng
 from ...codec import Blob, Index, Layout, Mask, Seq, Small
 from ...errors import Reason
-from ...game import (ABANDON, COMMON_KINDS, PLAY, Action, ActionKind, Event, EventType, Finished, Game, Knowledge, Match, Moves,
-                   SeatView, Settlement, Verdict, View, leaver_pays, losers_pay_winners, option)
+from ...game import (ABANDON, COMMON_KINDS, PLAY, Action, ActionKind, DealKey, Event, EventType, Finished, Game,
+                     Knowledge, Match, Moves, SeatView, Settlement, Verdict, View, leaver_pays, losers_pay_winners,
+                     option)
 from ...seats import next_seat
 from ...tricks import seats_in
 
@@ -159,6 +160,10 @@ class Jielong(Game):
     breakdown = {"turns": "turns played", "cards": "the winner's cards", "left": "the seat that left"}
     seat_counters = {"pile": "cards in the seat's face-down pile"}
     public_cards = {"train": "the train, oldest card first"}
+    deal_cards = {
+        "seat": DealKey("the seat's face-down pile, top first: i = seat, seat + n ... of the shuffled "
+                        "deck", per_seat=True),
+    }
     event_types = {
         "DEAL": EventType("the seat's face-down pile (no cards: nobody looks)", {"cards": "cards in the pile"}),
         "PLAY": EventType("the seat put its top card at the end of the train"),

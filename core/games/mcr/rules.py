@@ -115,7 +115,7 @@ from ...cards import from_mask
 from ...decisions import DecisionPhase, Window
 from ...codec import Blob, Choice, Index, Layout, Mask, OneOf, Seq, Small
 from ...errors import IllegalAction, InvalidAction, Reason, quote
-from ...game import (ABANDON, COMMON_KINDS, EMPTY, PASS, Action, ActionKind, Combo, Event, EventType, Finished,
+from ...game import (ABANDON, COMMON_KINDS, EMPTY, PASS, Action, ActionKind, Combo, DealKey, Event, EventType, Finished,
                    Game, Knowledge, Match, Meld, Moves, SeatView, Settlement, Verdict, View, held, option)
 from .fans import NOT_WIN, UNDER_8
 from .fan_table import FANS, NUM_KINDS, TILE_IDS, TILE_NAMES
@@ -608,11 +608,20 @@ class Mahjong(Game):
                   "hand": "the winner's concealed tiles, once the hand is won"}
     public_cards = {"claim_tile": "the tile of an open claim or robbing window", "win_tile": "the winning tile"}
     roles = {name: f"seat wind {name}" for name in WIND_NAMES}
+    deal_cards = {
+        "wall": DealKey("the 144 tiles as shuffled: the deal takes 13 a seat from the dealer on, then the dealer's "
+                        "14th, from the front; flowers are replaced from the back"),
+    }
+    deal_values = {
+        "dealer": "the dealer's seat",
+        "prevalent_wind": "the prevalent wind, 0..3 E S W N",
+    }
     event_types = {
-        "DEAL": EventType("the seat's tiles (private)", {"seat_wind": "0..3", "dealer": "the dealer's seat"}),
+        "DEAL": EventType("the seat's tiles (private)", {"seat_wind": "0..3", "dealer": "the dealer's seat"},
+                          private_cards=True),
         "FLOWER": EventType("a flower set aside (补花)"),
         "DRAW": EventType("the seat draws (private)", {"replacement": "1 from the back of the wall",
-                                                       "wall": "tiles left"}),
+                                                       "wall": "tiles left"}, private_cards=True),
         "DISCARD": EventType("a discard"),
         "CLAIM_WINDOW": EventType("a seat may claim the tile (seat: the discarder or the seat adding a kong); "
                                   "who is asked is not told", {"robbing": "1: robbing a kong"}),

@@ -148,8 +148,8 @@ from ... import cards as cardlib
 from ... import rng, speedups
 from ...codec import Index, Int64, Layout, Mask, Seq, Small
 from ...errors import InvalidAction, Reason, quote
-from ...game import (ABANDON, COMMON_KINDS, PASS, PLAY, Action, ActionKind, Combo, Event, EventType,
-                   EMPTY, Finished, Game, Knowledge, Match, SeatView, Settlement, Verdict, View, option)
+from ...game import (ABANDON, COMMON_KINDS, PASS, PLAY, Action, ActionKind, Combo, DealKey, Event, EventType, EMPTY,
+                   Finished, Game, Knowledge, Match, SeatView, Settlement, Verdict, View, option)
 from ...tricks import Trick, TrickPlay
 
 hot = speedups.load("games.q783.hot")
@@ -739,8 +739,16 @@ class Q783Game(Game):
     breakdown = {"xiaoju": "the 小局's number in its 大局 (1 = the first)", "first_out": "the first seat out, -1 none",
                  "exhausted": "bitmask of the banks that ran out", "abandoned": "the seat that left, -1 none",
                  **{f"bank{b}": f"bank {b}'s points after the 小局 (a seat's, or camp {b}'s)" for b in range(6)}}
+    deal_cards = {
+        "seat": DealKey("the seat's cards in the order dealt, one at a time from the dealer on (with drawn_bank the "
+                        "score cards it drew too)", per_seat=True),
+    }
+    deal_values = {
+        "dealer": "the seat dealt to first (1.4)",
+        "first_lead": "the seat that leads first (6.4)",
+    }
     event_types = {
-        "DEAL": EventType("the seat's play cards (private)"),
+        "DEAL": EventType("the seat's play cards (private)", private_cards=True),
         "SCORE_CARDS": EventType("drawn_bank: the score cards the seat drew, face up (2.4)",
                                  {"share": "their value: the seat's share"}),
         "FIRST_LEAD": EventType("the seat that leads first (6.4)", {"dealer": "the seat dealt to first"}),

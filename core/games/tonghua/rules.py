@@ -52,8 +52,8 @@ from ... import cards as cardlib
 from ... import rng
 from ...codec import Index, Layout, Mask, Seq, Small
 from ...errors import Reason
-from ...game import (ABANDON, COMMON_KINDS, PLAY, Action, ActionKind, Event, EventType, Finished, Game, Knowledge, Match,
-                   SeatView, Settlement, Verdict, View, leaver_pays, losers_pay_winners, option)
+from ...game import (ABANDON, COMMON_KINDS, PLAY, Action, ActionKind, DealKey, Event, EventType, Finished, Game,
+                     Knowledge, Match, SeatView, Settlement, Verdict, View, leaver_pays, losers_pay_winners, option)
 from ...seats import next_seat
 from ...tricks import Trick, TrickPlay, seats_in
 
@@ -239,8 +239,13 @@ class Tonghua(Game):
     public_cards = {"round": "the open round's cards, in play order",
                     "done": "the cards of the finished rounds, set aside face up"}
     seat_cards = {"round": "the seat's cards in the open round"}
+    deal_cards = {
+        "seat": DealKey("the seat's cards: i = seat, seat + n ... of the shuffled deck, below n * (52 // "
+                        "n)", per_seat=True),
+        "set_aside": DealKey("the rest of the shuffled deck, in deck order"),
+    }
     event_types = {
-        "DEAL": EventType("the seat's cards (private)"),
+        "DEAL": EventType("the seat's cards (private)", private_cards=True),
         "PLAY": EventType("the seat played a card"),
         "ROUND_WON": EventType("the seat has no card of the round's suit on its turn: it wins the round, "
                                "whose cards are set aside (rule 7)", {"suit": "the round's suit, 0-3 = S H D C"}),
