@@ -2,12 +2,12 @@
 import pytest
 
 from referee.core import cards as cardlib
-from referee.core.game import Action, Match
+from referee.core.game import Action, Combo, Match
 from referee.core.games.gouji import game as g
 from referee.core.games.gouji import rules
 from referee.core.games.gouji.game import GOUJI as G
 
-from test_gouji_ju import answer, masks  # noqa: E402
+from test_gouji_ju import RICH, answer, at_tribute, carry, masks  # noqa: E402
 
 
 def test_gouji_codec_declarations_bound_the_flags_and_the_phase():
@@ -133,3 +133,122 @@ def test_gouji_variant_g22_team_sees_at_10_not_at_11():
     ten = "3S 3H 3D 3C 4S 4H 4D 4C 5S 5H"
     s = g.new_state(masks("6S", "7S", ten, "8S", "9S", "TS"), 0, g.Options(team_sees_at_10=True))
     assert len(G.view(s, 0).seats[2].cards["hand"]) == 10 and "hand" not in G.view(s, 1).seats[2].cards
+
+
+def test_gouji_rule_13_7_a_burn_that_plays_out_is_over_and_owed():
+    s = g.new_state(masks("TS TH TD TC TS 5S", "JS JH JD JC JS RJ 4S", "6S 6H", "7S 7H", "8S 8H", "9S 9H"), 0)
+    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
+    s, events = answer(s, 1, "PLAY", "JS JH JD JC JS")  # 1 burns 0 (13.1), 4S left: 13.3 d) holds
+    assert ("BURN", 1) in [(e.type, e.seat) for e in events]
+    for seat in (2, 3, 4, 5, 0):
+        s, _ = answer(s, seat, "PASS")
+    s, events = answer(s, 1, "PLAY", "RJ 4S")  # his last set, with a joker (13.6): out while burning
+    assert ("BURN_SUCCEEDED", 1) in [(e.type, e.seat) for e in events]
+    assert s.burns == (-1,) * 6 and s.shao[0] == 1 << 1  # 0 owes 1 a 烧贡 (12.5)
+    assert [sv.counters["burning"] for sv in G.view(s, 0).seats] == [-1] * 6
+
+
+def test_gouji_rule_9_5_a_siji_ends_the_trick_at_once_and_the_state_stays_in_its_codec():
+    # 1 holds no joker and no 钱 and revolts (9.1); his 对头 4 takes 要头 and leads three Qs
+    s = g.new_state(masks("RJ 4S 4H", "5S 6S", "BJ 5H 6H", "2S 7S", "QS QH QD 8S 2H", "2D 9S"), 4, phase=g.GEMING)
+    s = g._to_geming(s._replace(trick=g.Trick()), [])
+    s, _ = answer(s, 1, "REVOLT")
+    s, _ = answer(s, 4, "YAOTOU")
+    s, events = answer(s, 4, "PLAY", "QS QH QD")
+    assert [e.type for e in events] == ["PLAY", "SIJI", "TRICK_WON"]
+    assert s.to_act == (4,) and s.yaotou_left == 2 and not s.trick.top
+    assert G.codec.conforms(s) == []
+
+
+def test_gouji_rule_13_4_a_headless_neighbour_of_the_burner_cancels_the_burn():
+    # 5 is out: 2 (whose 对头 is 5) has no head; 1 burns 0, and 2, the burner's 下家, beats it directly
+    s = g.new_state(masks("TS TH TD TC TS 5S", "JS JH JD JC JS 4S", "QS QH QD QC QS 6S", "7S", "8S", ""), 0)
+    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
+    s, events = answer(s, 1, "PLAY", "JS JH JD JC JS")
+    assert ("BURN", 1) in [(e.type, e.seat) for e in events] and s.burns[1] == 0
+    s, events = answer(s, 2, "PLAY", "QS QH QD QC QS")
+    assert [(e.type, e.seat, dict(e.values)) for e in events if e.type.startswith("BURN")] == [
+        ("BURN_CANCELLED", 1, {"by": 2})]
+    assert s.burns == (-1,) * 6
+
+
+def test_gouji_rule_12_3_check_names_the_answer_to_a_tribute():
+    s, _ = at_tribute(RICH, carry(opened=1))
+    receiver = s.to_act[0]
+    assert G.check(s, Action(receiver, g.ACCEPT)).message == "accept the tribute"
+    assert G.check(s, Action(receiver, g.REFUSE)).message == "refuse the tribute"
+
+
+def test_gouji_rule_9_2_a_void_round_is_finished_and_can_be_viewed():
+    s = g.new_state(masks("RJ 4S", "5S 6S", "5H 6H", "2S 7S", "BJ 7H", "2H 8S"), 0, phase=g.GEMING)
+    s = g._to_geming(s._replace(trick=g.Trick()), [])
+    s, _ = answer(s, 1, "REVOLT")
+    s, events = answer(s, 2, "REVOLT")
+    assert "VOID" in [e.type for e in events] and s.finished and s.offer == 0
+    view = G.view(s, 1)
+    assert view.finished and view.counters["void"] == 1 and all("offered" not in sv.cards for sv in view.seats)
+    assert G.codec.conforms(s) == [] and G.settle(s).outcome == "void"
+
+
+def test_gouji_rule_13_8_a_failed_burn_on_a_seat_gone_out_leads_from_the_next_active_seat_after_him():
+    s = g.new_state(masks("TS TH TD TC TS", "JS JH JD JC JS 4S 4H", "6S 6H", "7S 7H", "8S 8H", "9S 9H"), 0)
+    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")  # 0 goes out (头科) on a protected 够级牌
+    s, events = answer(s, 1, "PLAY", "JS JH JD JC JS")
+    assert ("BURN", 1) in [(e.type, e.seat) for e in events]
+    for seat in (2, 3, 4, 5):
+        s, _ = answer(s, seat, "PASS")
+    s, events = answer(s, 1, "PLAY", "4S")  # a lead without a joker, cards left: the burn fails
+    assert "BURN_FAILED" in [e.type for e in events]
+    # 0 is out and 1 failed: the next active seat after 0 counter-clockwise is 2
+    assert s.to_act == (2,) and s.trick.leader == 2 and s.places[0] == 1 and s.places[1] == 6
+
+
+@pytest.mark.parametrize("leaver, paid", [(0, [(5, 2)]), (5, [(0, 1)])])
+def test_gouji_rule_15_6_tribute_from_a_seat_that_left_before_the_deal_is_dropped(leaver, paid):
+    # the previous 回合: 头科 1, 二科 2, ..., 二落 5, 大落 0; every 对头 opened (no 点贡): only 落贡 is owed,
+    # 0 to 1 and 5 to 2 (12.7); the leaver's cards are dead (15.6): he pays nothing
+    match = Match(1, (0,) * 6, carry(order=(1, 2, 3, 4, 5, 0), opened=0b111111))
+    s = G.deal(G.Options(), bytes(32), match=match)
+    s, events = G.apply(s, Action(leaver, "ABANDON"))
+    while s.phase == g.YUDIAN_PHASE:
+        s, more = G.apply(s, Action(s.to_act[0], "PASS"))
+        events += more
+    while s.phase == g.TRIBUTE:
+        ask = s.asking[0]
+        kind, cards = (g.RETURN, g.return_choices(s, ask)[0]) if ask.task == g.T_RETURN else (g.ACCEPT, ())
+        s, more = G.apply(s, Action(ask.seat, kind, cards))
+        events += more
+    assert [(e.seat, e.values["to"]) for e in events if e.type in ("TRIBUTE", "NO_TRIBUTE")] == paid
+    assert [(e.seat, e.values["to"]) for e in events if e.type == "RETURN"] == [paid[0][::-1]]
+
+
+def test_gouji_view_of_a_free_lead_shows_no_table():
+    s = g.new_state(masks("5S", "6S", "7S", "8S", "9S", "TS"), 0)
+    view = G.view(s, 0)
+    assert (view.table, view.table_seat, view.table_cards) == (None, -1, ())
+
+
+def test_gouji_a_play_is_one_group_of_cards():
+    assert G.classify("TS TH TD TC TS", G.Options()) == [Combo("gouji", 7, 1, 5, (), "TTTTT")]
+
+
+def test_gouji_rule_3_5_option1_offers_two_big_jokers_over_one():
+    o = G.Options(option1_joker_counts=True)
+    assert G.hint_strings("RJ RJ 5S", "RJ", o, {"duitou": "1"}) == ["RR"]
+
+
+def test_gouji_rule_3_5_option1_offers_two_small_jokers_over_one():
+    o = G.Options(option1_joker_counts=True)
+    assert G.hint_strings("BJ BJ 5S", "BJ", o, {"duitou": "1"}) == ["BB"]
+
+
+def test_gouji_variant_g14_the_4pl_preset_exchanges_one_each():
+    s = g.new_state(masks(*RICH), 0, rules.PRESETS["4pl"], match=Match(1, (0,) * 6, carry(opened=0b111111)),
+                    phase=g.TRIBUTE)
+    dian = sorted((a.to, a.seat, a.amount) for a in g.payments(s) if a.task == g.T_DIAN)
+    assert dian == [(0, 3, 1), (1, 4, 1), (2, 5, 1), (3, 0, 1), (4, 1, 1), (5, 2, 1)]
+
+
+def test_gouji_rule_12_2_a_payer_pays_his_receivers_of_one_kind_counter_clockwise_from_himself():
+    s, _ = at_tribute(RICH, carry(opened=0b111111, shao=(0, 0, 0, 1 << 2 | 1 << 4, 0, 0)))
+    assert [(a.seat, a.to) for a in g.payments(s) if a.task == g.T_SHAO] == [(4, 3), (2, 3)]

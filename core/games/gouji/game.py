@@ -285,14 +285,14 @@ def _after_play(state: State, seat: int, verdict: Verdict, beaten: Trick, events
     x = beaten.top_seat
     if beaten.top and state.burn_top == x and burns[x] >= 0:
         neighbour = seat in ((x + 1) % SEATS, (x + 5) % SEATS)
-        if seat == opposite(x) or (neighbour and not head(state, seat, active(state) | 1 << seat)):
+        if seat == opposite(x) or (neighbour and not head(state, seat, active(state))):
             events.append(Event("BURN_CANCELLED", x, values={"by": seat}))
             burns[x] = -1
     burn_top = -1
     was_burning = burns[seat] >= 0
     # a burn starts (13.1): a neighbour with a head beats a protected 够级牌
     if beaten.top and state.protected and seat in ((x + 1) % SEATS, (x + 5) % SEATS) and not luanchan(state) \
-            and head(state, seat, active(state) | 1 << seat):
+            and head(state, seat, active(state)):
         burns[seat] = x
         burn_top = seat
         events.append(Event("BURN", seat, values={"burned": x}))
@@ -348,10 +348,6 @@ def _smother(state: State, seat: int, play: int, beaten: Trick, events: list) ->
     return state._replace(beaten_by=tuple(beaten_by), men=tuple(men))
 
 
-def _after_pass(state: State, seat: int, events: list) -> State:
-    return state._replace(yielded=-1) if seat == state.yielded else state
-
-
 def _opens(state: State) -> int:
     """17.1-17.2: the owner of the top play opens when it is a protected 够级牌 still on top."""
     o, top = state.options, state.trick.top
@@ -365,6 +361,7 @@ def _opens(state: State) -> int:
 
 
 def _after_trick(state: State, trick: Trick, winner: int, events: list) -> State:
+    # a 让 ends here: the yielder is asked again after every other seat passed (10.5), so his pass ends the trick
     return state._replace(yielded=-1, opened=state.opened | _opens(state), protected=False, burn_top=-1, siji=0)
 
 
@@ -447,7 +444,7 @@ def _yield_actions(state: State, seat: int):
 
 
 PLAY_PHASE = TrickPlay("playing", read_play=read_play, legal_plays=legal_plays, round_over=round_over,
-                       finish=_finish, after_play=_after_play, after_pass=_after_pass, after_trick=_after_trick,
+                       finish=_finish, after_play=_after_play, after_trick=_after_trick,
                        bars=_bars, lifts_bar=_lifts_bar, closes=_closes, next_leader=_next_leader, active=active,
                        extra={YIELD: TrickMove(_check_yield, _apply_yield, _yield_actions)})
 
@@ -902,16 +899,13 @@ class Gouji(Game):
                                       yielded=-1 if state.yielded == seat else state.yielded), seat, top=False)
         events = [Event("ABANDON", seat)]
         if state.phase != PLAYING:  # a question to or from him is dropped
-            head_before = state.asking[:1]
             state = _skip_empty(state._replace(asking=tuple(a for a in state.asking
                                                             if a.seat != seat and a.to != seat)), events)
             if round_over(state) and state.dealt:
                 return _finish(state, events), events
             if not state.asking:
                 return RESOLVE[state.phase](state, events), events
-            if state.asking[:1] != head_before:
-                state = state._replace(to_act=(state.asking[0].seat,))
-            return state, events
+            return state._replace(to_act=(state.asking[0].seat,)), events
         if round_over(state):
             return _finish(state, events), events
         if seat in state.to_act:
