@@ -80,7 +80,8 @@ def test_a_batch_is_bounded_by_what_each_kind_of_item_may_answer(stub):
     assert len(results) == 319 and all(r.error.reason == "STATE_TOKEN_INVALID" for r in results)
     code, info, message = error_of(stub.JudgeBatch, pb.JudgeBatchRequest(items=_empty_items(255, 65)))
     assert code == grpc.StatusCode.RESOURCE_EXHAUSTED and info.reason == "REQUEST_TOO_LARGE"
-    assert "validate 1 KiB, play 8 KiB, legal_actions 64 KiB" in message
+    assert message.startswith("the answer could pass 16 MiB: split the batch (an item counts validate 1 KiB, "
+                              "play 8 KiB, legal_actions 64 KiB)")
     plays = [pb.JudgeItem(play=pb.PlayRequest(state=b"x"))] * 8
     assert len(stub.JudgeBatch(pb.JudgeBatchRequest(items=_empty_items(255, 0) + plays)).results) == 263
     code, info, _ = error_of(stub.JudgeBatch, pb.JudgeBatchRequest(items=_empty_items(255, 1) + plays))
@@ -217,6 +218,8 @@ def test_a_truncated_legal_actions_answer_keeps_the_actions_without_cards(stub):
     assert answer.truncated and answer.can_pass and kinds.count("PASS") == 1
     plays = [tuple(sorted(a.action.cards.ids)) for a in answer.actions if a.action.kind != "PASS"]
     assert len(plays) == len(set(plays)) > 100
+    # filled up to its 60 KiB budget, within one action of it
+    assert (60 << 10) - 400 < answer.ByteSize() <= 64 << 10
 
 
 def test_a_key_in_the_environment_with_a_colon_in_its_value_is_not_base64():
@@ -228,6 +231,8 @@ def test_a_key_in_the_environment_with_a_colon_in_its_value_is_not_base64():
         KeyRing.from_env_value(f"k:{key[:20]}:{key[20:]}")
     with pytest.raises(ValueError, match="id:base64"):
         KeyRing.from_env_value("k")
+    with pytest.raises(ValueError, match="key is not base64"):  # no character of a key is dropped
+        KeyRing.from_env_value(f"k:{key[:10]}!{key[10:]}")
 
 
 def test_a_batch_answer_growing_past_its_room_stops_at_the_item_that_passes_it(monkeypatch):
@@ -377,3 +382,72 @@ def test_a_replay_growing_past_its_room_stops_at_the_action_that_passes_it(monke
     assert len(service.Replay(request, None).steps) == 1
     with pytest.raises(LimitExceeded, match="the replay's answer passes 16 MiB at action 1: "):
         service.Replay(pb.ReplayRequest(game="doudizhu", seed=b"replay room", actions=passes), None)
+
+
+class _Context:
+    def __init__(self):
+        self.aborted = None
+
+    def abort(self, code, details):
+        self.aborted = (code, details)
+        raise grpc.RpcError(details)
+
+    def abort_with_status(self, status):
+        self.aborted = (status.code, status.details)
+        raise grpc.RpcError(status.details)
+
+
+def test_an_unexpected_exception_in_a_method_is_internal_with_nothing_of_it_said():
+    """errors.mapped: a core error is its status; anything else is INTERNAL "internal error",
+    logged, its text never sent."""
+    from referee.core.errors import InvalidAction, Reason
+    from referee.service import errors
+
+    def broken(request, context):
+        raise KeyError("secret detail")
+
+    def refusing(request, context):
+        raise InvalidAction("no such seat", Reason.BAD_SEAT)
+
+    for method, code, details in ((broken, grpc.StatusCode.INTERNAL, "internal error"),
+                                  (refusing, grpc.StatusCode.INVALID_ARGUMENT, "no such seat")):
+        context = _Context()
+        with pytest.raises(grpc.RpcError):
+            errors.mapped("Play", method)(pb.PlayRequest(), context)
+        assert context.aborted == (code, details)
+
+
+def test_cumulative_points_are_bounded_at_ten_to_the_fifteen(stub):
+    """Score adds the caller's running totals: each at most 10^15 in size (far from int64's end)."""
+    deal = stub.Deal(pb.DealRequest(game="doudizhu", seed=b"points bound"))
+    state, to_act = deal.state, list(deal.to_act)
+    reply = stub.Play(pb.PlayRequest(state=state, action=actions_pb2.Action(seat=to_act[0], kind="ABANDON")))
+    big = 10**15
+    score = stub.Score(pb.ScoreRequest(state=reply.state, cumulative_points=[big, -big, 0]))
+    points = list(score.settlement.points)
+    assert list(score.cumulative_points) == [big + points[0], -big + points[1], points[2]]
+    for bad in ([big + 1, 0, 0], [0, -big - 1, 0]):
+        code, info, _ = error_of(stub.Score, pb.ScoreRequest(state=reply.state, cumulative_points=bad))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT and info.reason == "MALFORMED_REQUEST"
+
+
+def test_a_sealed_seed_or_answer_of_another_layout_is_an_invalid_token_not_a_crash():
+    """Sealed seeds and answers authenticate under the server's key, but one sealed by another
+    release may hold another layout: it is STATE_TOKEN_INVALID, never INTERNAL."""
+    import marshal
+
+    from referee.core.errors import InvalidAction
+    from referee.service.token import ANSWER, SEED
+
+    service = RefereeServicer(Sealer(KeyRing.generate()), allow_caller_seed=True)
+    for payload in (b"", marshal.dumps((b"seed",)), marshal.dumps((1, b"")), b"\xff not marshal"):
+        sealed = service.sealer.seal("", 0, payload, kind=SEED)
+        with pytest.raises(InvalidAction, match="a sealed seed that does not decode"):
+            service.Deal(pb.DealRequest(game="doudizhu", sealed_seed=sealed), None)
+    deal = service.Deal(pb.DealRequest(game="bidaxiao", seed=b"old answer"), None)
+    table = service.sealer.open(deal.state).table
+    context = type("Owner", (), {"invocation_metadata": lambda self: (bearer(deal.owner_credential),)})()
+    for payload in (b"", marshal.dumps((0, "PLAY", (1,), (), 0, "")), b"\xff not marshal"):
+        answer = service.sealer.seal("bidaxiao", 0, payload, table, kind=ANSWER)
+        with pytest.raises(InvalidAction, match="a sealed answer that does not decode"):
+            service.Play(pb.PlayRequest(state=deal.state, answers=[answer]), context)
