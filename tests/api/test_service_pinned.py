@@ -172,10 +172,16 @@ def test_the_owner_interceptor_remembers_the_newest_tables_up_to_its_size():
                                           _Details(), pb.PlayRequest(state=token))
         assert ("authorization" in sent[-1]) == known, token
     assert sent[-1]["authorization"] == bearer(b"cc")[1]
+    own = bearer(b"seat")
+    details = _Details()
+    details.metadata = [own]
+    interceptor.intercept_unary_unary(lambda d, r: sent.append(list(d.metadata or ())) or _Outcome(pb.PlayResponse()),
+                                      details, pb.PlayRequest(state=b"c"))
+    assert sent[-1] == [own]  # a call with its own credential keeps it, and only it
 
 
-def _replay(actions: int, **fields) -> pb.ReplayRequest:
-    return pb.ReplayRequest(game="gouji", actions=[actions_pb2.Action(seat=0, kind="PASS")] * actions, **fields)
+def _replay(actions: int, game: str = "gouji", **fields) -> pb.ReplayRequest:
+    return pb.ReplayRequest(game=game, actions=[actions_pb2.Action(seat=0, kind="PASS")] * actions, **fields)
 
 
 def test_a_replay_that_could_pass_the_answer_limit_is_refused_before_any_work(raw_stub):
@@ -185,9 +191,16 @@ def test_a_replay_that_could_pass_the_answer_limit_is_refused_before_any_work(ra
     for request, refused, views in ((_replay(682), True, 6), (_replay(681), False, 6),
                                     (_replay(1000, view_seat=0), False, 1),
                                     (_replay(512, view_seat=0, deliveries=True), True, 8),
-                                    (_replay(511, view_seat=0, deliveries=True), False, 8)):
+                                    (_replay(511, view_seat=0, deliveries=True), False, 8),
+                                    # 川牌 seats 2-7, 4 by default: 4 views, 4 shares and the spectators'
+                                    (_replay(455, game="chuanpai", deliveries=True), True, 9),
+                                    (_replay(454, game="chuanpai", deliveries=True), False, 9),
+                                    (_replay(1000, game="chuanpai"), False, 4),
+                                    (_replay(1001, game="chuanpai", view_seat=0), True, 0)):
         code, info, message = error_of(raw_stub.Replay, request)
-        if refused:
+        if refused and not views:
+            assert code == grpc.StatusCode.RESOURCE_EXHAUSTED and message == "at most 1000 actions per replay"
+        elif refused:
             assert code == grpc.StatusCode.RESOURCE_EXHAUSTED and info.reason == "REQUEST_TOO_LARGE"
             assert f"{len(request.actions)} steps with {views} views each could pass 16 MiB" in message
         else:
@@ -218,8 +231,11 @@ def test_a_truncated_legal_actions_answer_keeps_the_actions_without_cards(stub):
     assert answer.truncated and answer.can_pass and kinds.count("PASS") == 1
     plays = [tuple(sorted(a.action.cards.ids)) for a in answer.actions if a.action.kind != "PASS"]
     assert len(plays) == len(set(plays)) > 100
-    # filled up to its 60 KiB budget, within one action of it
-    assert (60 << 10) - 400 < answer.ByteSize() <= 64 << 10
+    # filled up to its 60 KiB budget (actions and groups), within one action of it, and in order:
+    # the first plays of the game's own list
+    assert (60 << 10) - 400 < answer.ByteSize() <= (60 << 10) + 8
+    every = [tuple(sorted(a.cards)) for a, _ in game.legal_actions(game.deal(game.make_options(), b"big"), 0)]
+    assert plays == every[:len(plays)]
 
 
 def test_a_key_in_the_environment_with_a_colon_in_its_value_is_not_base64():
@@ -426,6 +442,8 @@ def test_cumulative_points_are_bounded_at_ten_to_the_fifteen(stub):
     score = stub.Score(pb.ScoreRequest(state=reply.state, cumulative_points=[big, -big, 0]))
     points = list(score.settlement.points)
     assert list(score.cumulative_points) == [big + points[0], -big + points[1], points[2]]
+    alone = stub.Score(pb.ScoreRequest(state=reply.state))  # no running totals: the round's points
+    assert list(alone.cumulative_points) == points
     for bad in ([big + 1, 0, 0], [0, -big - 1, 0]):
         code, info, _ = error_of(stub.Score, pb.ScoreRequest(state=reply.state, cumulative_points=bad))
         assert code == grpc.StatusCode.INVALID_ARGUMENT and info.reason == "MALFORMED_REQUEST"
@@ -440,7 +458,8 @@ def test_a_sealed_seed_or_answer_of_another_layout_is_an_invalid_token_not_a_cra
     from referee.service.token import ANSWER, SEED
 
     service = RefereeServicer(Sealer(KeyRing.generate()), allow_caller_seed=True)
-    for payload in (b"", marshal.dumps((b"seed",)), marshal.dumps((1, b"")), b"\xff not marshal"):
+    for payload in (b"", marshal.dumps((b"seed",)), marshal.dumps((1, b"")), marshal.dumps((b"s", 1)),
+                    marshal.dumps(5), b"\xff not marshal"):
         sealed = service.sealer.seal("", 0, payload, kind=SEED)
         with pytest.raises(InvalidAction, match="a sealed seed that does not decode"):
             service.Deal(pb.DealRequest(game="doudizhu", sealed_seed=sealed), None)
@@ -451,3 +470,51 @@ def test_a_sealed_seed_or_answer_of_another_layout_is_an_invalid_token_not_a_cra
         answer = service.sealer.seal("bidaxiao", 0, payload, table, kind=ANSWER)
         with pytest.raises(InvalidAction, match="a sealed answer that does not decode"):
             service.Play(pb.PlayRequest(state=deal.state, answers=[answer]), context)
+
+
+def test_who_a_caller_is():
+    assert (creds.OWNER_CALLER.owner, creds.OWNER_CALLER.seat, creds.OWNER_CALLER.describe()) == (True, None, "the owner")
+    assert (creds.SPECTATOR.owner, creds.SPECTATOR.seat, creds.SPECTATOR.describe()) == (False, None, "a spectator")
+    seat = creds.Caller(2)
+    assert (seat.owner, seat.seat, seat.describe()) == (False, 2, "seat 2")
+
+
+def test_a_batch_takes_the_calls_credential_for_items_without_their_own(raw_stub):
+    """JudgeBatch: an item without a credential is judged as the call's caller (its metadata)."""
+    deal = raw_stub.Deal(pb.DealRequest(game="doudizhu", seed=b"call credential"))
+    seat = deal.to_act[0]
+    item = pb.JudgeItem(legal_actions=pb.LegalActionsRequest(state=deal.state, seat=seat))
+    as_seat = raw_stub.JudgeBatch(pb.JudgeBatchRequest(items=[item]),
+                                  metadata=(bearer(deal.seat_credentials[seat]),)).results[0]
+    assert as_seat.WhichOneof("result") == "legal_actions" and as_seat.legal_actions.actions
+    anonymous = raw_stub.JudgeBatch(pb.JudgeBatchRequest(items=[item])).results[0]
+    assert anonymous.error.reason == "CREDENTIAL_REQUIRED"
+
+
+def test_a_request_of_the_size_limit_is_read_and_one_byte_more_is_not():
+    from referee.service import errors
+
+    data = pb.DealRequest(game="doudizhu", client_entropy=bytes(100)).SerializeToString()
+    assert errors.safe_deserializer(pb.DealRequest, len(data))(data).game == "doudizhu"
+    assert errors.safe_deserializer(pb.DealRequest, len(data) - 1)(data) is errors.TOO_LARGE
+    big = pb.DealRequest(game="doudizhu", client_entropy=bytes(1 << 20)).SerializeToString()
+    assert errors.safe_deserializer(pb.DealRequest)(big).game == "doudizhu"  # no limit unless one is given
+
+
+def test_key_ids_are_1_to_255_bytes_and_keys_32():
+    KeyRing("k" * 255, {"k" * 255: bytes(32)})
+    for kid, key in (("k" * 256, bytes(32)), ("", bytes(32)), ("k", bytes(31)), ("k", bytes(33))):
+        with pytest.raises(ValueError, match="ids are 1-255 bytes, keys 32 bytes"):
+            KeyRing(kid, {kid: key})
+
+
+def test_replay_deliveries_carry_the_views_flags_of_its_steps(raw_stub):
+    """A Replay's deliveries are each seat's share as the step's own views are: not marked as a
+    test deal (a replay is no live table)."""
+    deal = raw_stub.Deal(pb.DealRequest(game="doudizhu", seed=b"replay shares"))
+    first = deal.to_act[0]
+    replay = raw_stub.Replay(pb.ReplayRequest(game="doudizhu", seed=b"replay shares", deliveries=True,
+                                              actions=[actions_pb2.Action(seat=first, kind="PASS")]))
+    for step in [replay.deal, *replay.steps]:
+        assert step.deliveries and all(not d.view.test_deal for d in step.deliveries)
+        assert all(not v.test_deal for v in step.views)
