@@ -114,6 +114,7 @@ from . import fans as mcr
 from ...cards import from_mask
 from ...decisions import DecisionPhase, Window
 from ...codec import Blob, Choice, Index, Layout, Mask, OneOf, Seq, Small
+from ...clock import Limit
 from ...errors import IllegalAction, InvalidAction, Reason, quote
 from ...game import (ABANDON, COMMON_KINDS, EMPTY, PASS, Action, ActionKind, Combo, Event, EventType, Finished,
                    Game, Knowledge, Match, Meld, Moves, SeatView, Settlement, Verdict, View, held, option)
@@ -140,6 +141,7 @@ CHOW_MELD, PUNG_MELD, KONG_MELD = int(mcr.MeldKind.CHI), int(mcr.MeldKind.PENG),
 
 # the game's own action kinds (PASS and ABANDON are common)
 DISCARD, CHOW, PUNG, KONG, WIN = "DISCARD", "CHOW", "PUNG", "KONG", "WIN"
+FIRST_DISCARD_MS, TURN_MS, CLAIM_MS = 30_000, 15_000, 3_000  # rule 14 (clock=seed)
 CLAIM_PRIORITY = {WIN: 3, PUNG: 2, KONG: 2, CHOW: 1, PASS: 0}  # rule 5
 MELD_NAMES = {CHOW_MELD: "chow", PUNG_MELD: "pung", KONG_MELD: "kong"}
 
@@ -673,6 +675,31 @@ class Mahjong(Game):
         return events + [Event("FLOWER", s, state.flowers[s]) for s in range(SEATS) if state.flowers[s]]
 
     # matches (rule 13) ---------------------------------------------------------------------------
+    clock_modes = {"seed": "rule 14: the dealer's first discard within 30 s of the deal, every other turn within "
+                           "15 s of the previous discard (a claim's window included), 3 s for every claim window"}
+    clock_default = "seed"
+
+    def time_limit(self, state: State, seat: int, clock) -> Limit:
+        """Rule 14 under ``clock=seed``: 30 s for the dealer's first discard (no tile discarded or
+        claimed yet), 15 s for every other turn counted from the discard that opened the claim
+        window it follows, 3 s for a claim or robbing window."""
+        if clock.mode != "seed":
+            return super().time_limit(state, seat, clock)
+        if state.phase != TURN:
+            return Limit(CLAIM_MS)
+        if seat == state.dealer and not any(state.discards) and not any(state.melds):
+            return Limit(FIRST_DISCARD_MS)
+        return Limit(TURN_MS, from_window=True)
+
+    def default_action(self, state: State, seat: int) -> Action:
+        """Rule 15: a turn discards the tile just drawn (after a chow or pung, the rightmost
+        concealed tile in id order); a claim or robbing window answers PASS."""
+        if state.phase != TURN:
+            return Action(seat, PASS)
+        hand = state.hands[seat]
+        tile = state.drawn if state.drawn >= 0 and hand >> state.drawn & 1 else hand.bit_length() - 1
+        return Action(seat, DISCARD, (tile,))
+
     def match_over(self, state: State) -> bool:
         return state.match.round + 1 >= state.options.hands
 
