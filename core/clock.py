@@ -11,7 +11,8 @@ Deadlines: when a seat becomes awaited its deadline is ``now`` + the game's limi
 (``Game.time_limit``); a seat still awaited in the same decision after another seat's action (a
 claim window's other askees, a seat that did not leave) keeps its deadline. A limit may count from
 the opening of the decision window the state leaves (``Limit.from_window``: 国标麻将's turn after a
-claim window runs from the discard, rule 14). A seat on autoplay (托管, ``Clock.autoplay``) is
+claim window runs from the discard, rule 14; when the window closed after its own deadlines, the
+delay is added, so a late owner never shortens the next seat's time). A seat on autoplay (托管, ``Clock.autoplay``) is
 played by the game's default action (``Game.default_action``) whenever it is awaited.
 """
 from __future__ import annotations
@@ -91,7 +92,11 @@ def _deadlines(game, clock: Clock, before, after, actor: int, now: int) -> Clock
             continue
         limit = game.time_limit(after, seat, clock.settings)
         if limit.ms:
-            base = clock.opened if limit.from_window and simultaneous_before else now
+            base = now
+            if limit.from_window and simultaneous_before:
+                # from the window's opening; a window closed past its deadlines (the platform was
+                # late) does not shorten the seat's time: the delay is added
+                base = clock.opened + max(0, now - max(clock.deadlines, default=0)) if any(clock.deadlines) else now
             deadlines[seat] = base + limit.ms
     return clock._replace(deadlines=tuple(deadlines), opened=clock.opened if kept else now)
 
