@@ -104,11 +104,10 @@ def _clock_into(msg, clock: Clock) -> None:
     """A view's deadlines: the viewer's own, and each seat's that the viewer sees awaited
     (``to_act`` as that viewer may know it); the seats on autoplay."""
     msg.deadline_ms = clock.deadline(msg.seat)
-    for seat in msg.to_act:
-        msg.seats[seat].deadline_ms = clock.deadline(seat)
+    awaited = msg.to_act  # a view may be a copy of another viewer's: every field is set
     for seat, sv in enumerate(msg.seats):
-        if clock.autoplay >> seat & 1:
-            sv.autoplay = True
+        sv.deadline_ms = clock.deadline(seat) if seat in awaited else 0
+        sv.autoplay = bool(clock.autoplay >> seat & 1)
 
 
 def _events(game: Game, events, view_seat: int | None, states, into=None):
@@ -139,7 +138,7 @@ class Table(NamedTuple):
     game: Game
     state: object
     table: bytes  # the table id (16 bytes), the same for every round of a match
-    flags: int  # token flags (CALLER_SEED)
+    flags: int  # token flags (CALLER_SEED, DIRECT, ABANDONED; CLOCKED is the token's own)
     clock: Clock = NO_CLOCK  # deadlines and autoplay, sealed beside the state (never in it)
 
     @property
@@ -187,7 +186,7 @@ def _table(opened, game: Game) -> Table:
         except (ValueError, IndexError):
             raise InvalidAction("state token invalid: a clock record that does not decode",
                                 Reason.STATE_TOKEN_INVALID) from None
-        return Table(opened.seq, game, state, opened.table, opened.flags, clock)
+        return Table(opened.seq, game, state, opened.table, opened.flags & ~CLOCKED, clock)
     return Table(opened.seq, game, game.unpack(payload), opened.table, opened.flags)
 
 
@@ -243,7 +242,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         packed = game.pack(state)
         token = self.sealer.seal(game.id, state.step, clocks.pack(game, table.clock) + packed, table.table,
                                  flags=table.flags | CLOCKED, size=clocks.RECORD_BYTES + game.state_bytes)
-        self.recent.put(token, table._replace(seq=state.step, flags=table.flags | CLOCKED))
+        self.recent.put(token, table._replace(seq=state.step))
         return token, _digest(game, state, packed)
 
     def _caller(self, table: Table, context=None, credential: bytes | None = None) -> Caller:

@@ -137,6 +137,10 @@ def test_rule_14_a_claim_window_gives_3_s_and_a_sealed_answer_made_in_time_is_ap
     seat = core.to_act[0]
     view = stub.GetView(pb.GetViewRequest(state=token, view_seat=seat)).views[0]
     assert view.deadline_ms == opened_ms + 3_000
+    for view in stub.GetView(pb.GetViewRequest(state=token)).views:  # each askee sees only its own deadline
+        assert [s.deadline_ms for s in view.seats] == [opened_ms + 3_000 if s in core.to_act and s == view.seat
+                                                       else 0 for s in range(4)]
+        assert view.deadline_ms == (opened_ms + 3_000 if view.seat in core.to_act else 0)
     seat_meta = (bearer(deal.seat_credentials[seat]),)
     sealed = stub.Play(pb.PlayRequest(state=token, action=_action(MCR, Action(seat, "PASS"))), metadata=seat_meta)
     assert sealed.answer and sealed.server_time_ms == int(fake.t * 1000)
