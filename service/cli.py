@@ -455,6 +455,9 @@ def parser(game_commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--tables", type=int, default=50, help="batch profile: tables per user")
     p.add_argument("--games", default="", help="comma-separated game ids to play (default: every registered game)")
     p.add_argument("--seed", type=int, default=0, help="seed of the users' choices")
+    p.add_argument("--timeout-rate", type=float, default=-1.0,
+                   help="games profiles: share of tables with a seat that never answers, its defaults applied by "
+                        "the owner once its deadline passes (-1: the locustfile's 0.03)")
     p.add_argument("--rounds-each", type=int, default=0,
                    help="stop once every game and preset has played out this many rounds (--seconds: the "
                         "limit); exit 1 when one has not")
