@@ -254,3 +254,24 @@ def test_a_token_without_a_clock_record_still_opens(clocked, server):
     token = Sealer(KEYS).seal(game.id, 0, game.pack(state), bytes(16), flags=1, size=game.state_bytes)
     table = servicer._open(token)
     assert table.state == state and not table.clock.deadlines and isinstance(table, Table)
+
+
+def test_autoplay_is_kept_by_the_next_round_and_played_inside_its_deal(clocked):
+    """Every seat on autoplay: the owner's call plays the whole round; the next round of the match
+    keeps the seats on autoplay, and its Deal plays it at once, its record in `applied`."""
+    fake, stub = clocked
+    game = get_game("doudizhu")
+    deal = stub.Deal(pb.DealRequest(game="doudizhu", seed=b"all on autoplay"))
+    reply = stub.Play(pb.PlayRequest(state=deal.state, autoplay_on=[0, 1, 2]))
+    assert reply.finished and all(a.kind == TIMEOUT and a.value == 1 for a in reply.applied)
+    core = game.deal(game.make_options(), b"all on autoplay", b"")
+    for a in reply.applied:
+        core, _ = game.apply(core, _core_action(a, game))
+    assert reply.state_digest == game.digest(core)
+    nxt = stub.Deal(pb.DealRequest(previous_state=reply.state, seed=b"round 2"))
+    assert nxt.applied and nxt.views[0].finished and all(s.autoplay for s in nxt.views[0].seats)
+    replay = stub.Replay(pb.ReplayRequest(previous_state=reply.state, seed=b"round 2", view_seat=0,
+                                          actions=list(nxt.applied)))
+    assert replay.steps[-1].state_digest == nxt.state_digest
+    code, reason, _ = _reason(stub.Play, pb.PlayRequest(state=deal.state, autoplay_on=[3]))
+    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_SEAT")
