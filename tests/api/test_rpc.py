@@ -56,7 +56,7 @@ def test_list_games_describes_doudizhu(stub):
 DDZ_EVENTS = {"DEAL", "BID_TURN", "BID", "REDEAL", "LANDLORD", "PLAY", "PASS", "BOMB", "TRICK_WON", "ABANDON",
               "FINISH", "TIMEOUT"}
 MCR_EVENTS = {"DEAL", "FLOWER", "DRAW", "DISCARD", "CLAIM_WINDOW", "CHOW", "PUNG", "KONG", "WIN",
-              "DRAWN_GAME", "ABANDON", "TIMEOUT"}
+              "DRAWN_GAME", "ABANDON", "TIMEOUT", "FALSE_WIN"}
 
 
 def test_list_games_describes_each_game_as_data(stub):
