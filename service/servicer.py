@@ -94,20 +94,30 @@ def _views(game: Game, state, seats, into=None, test_deal: bool = False, clock: 
         else:
             convert.view_like_into(msg, v, first, first_msg, notation)
         if clock.autoplay or any(clock.deadlines):
-            _clock_into(msg, clock)
+            if msg is first_msg:
+                _clock_into(msg, clock, v.to_act, fresh=True)
+            elif v.to_act != first.to_act or (v.seats is not first.seats and v.seats != first.seats):
+                _clock_into(msg, clock, v.to_act, fresh=False)  # what the copy of the first holds differs
+            else:  # the first's seats, copied: only the viewer's own deadline differs
+                msg.deadline_ms = clock.deadline(v.seat)
         if into is None:
             views.append(msg)
     return views if into is None else None
 
 
-def _clock_into(msg, clock: Clock) -> None:
+def _clock_into(msg, clock: Clock, awaited, fresh: bool) -> None:
     """A view's deadlines: the viewer's own, and each seat's that the viewer sees awaited
-    (``to_act`` as that viewer may know it); the seats on autoplay."""
+    (``awaited``: ``to_act`` as that viewer may know it); the seats on autoplay. A ``fresh``
+    message gets its non-zero values only; a copy of another viewer's has every field set."""
     msg.deadline_ms = clock.deadline(msg.seat)
-    awaited = msg.to_act  # a view may be a copy of another viewer's: every field is set
-    for seat, sv in enumerate(msg.seats):
-        sv.deadline_ms = clock.deadline(seat) if seat in awaited else 0
-        sv.autoplay = bool(clock.autoplay >> seat & 1)
+    seats, deadlines, autoplay = msg.seats, clock.deadlines, clock.autoplay
+    for seat in range(len(seats)):
+        deadline = deadlines[seat] if seat in awaited and seat < len(deadlines) else 0
+        on = bool(autoplay >> seat & 1)
+        if fresh and not deadline and not on:
+            continue
+        sv = seats[seat]
+        sv.deadline_ms, sv.autoplay = deadline, on
 
 
 def _events(game: Game, events, view_seat: int | None, states, into=None):

@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 CORE = ROOT / "core"
 DRIVING = ("tests/core", "tests/contract", "tests/golden", "tests/regressions")
-PLATFORM = ("game", "tricks", "decisions", "asking", "codec", "seats", "cards", "rng")
+PLATFORM = ("game", "tricks", "decisions", "asking", "codec", "seats", "cards", "rng", "clock")
 # infrastructure, no rules: never mutated
 NOT_RULES = ("_cython_shim", "errors", "registry", "speedups")  # and every package's __init__
 GAMES_DIR = CORE / "games"
