@@ -10,7 +10,11 @@ States are immutable; ``apply`` returns a new state and the events it caused. Sh
 lives here once: an action for a finished round, an unknown seat or kind, card ids outside the
 game's card space, a seat that is not awaited or a kind of another phase is refused before the
 game's phase sees it; an ABANDON (a player leaves, 逃跑) is taken from any seat at any time;
-``step`` counts applied actions (the token's sequence number).
+``step`` counts applied actions (the token's sequence number). A TIMEOUT (any awaited seat; the
+service lets only the owner send it) applies the game's default action for the seat
+(``default_action``): a seat whose time ran out or that is on autoplay; it is an action like any
+other, so a Replay needs no clock. The clock itself (``time_limit``, the ``clock`` options every game
+lists) is kept beside the state, never in it (:mod:`referee.core.clock`).
 
 Every state has at least: ``num_seats``, ``phase`` (an index into ``Game.phases``), ``to_act``
 (the seats whose decision is awaited: one in turn-based play, several for simultaneous
