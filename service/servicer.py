@@ -409,7 +409,8 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         if caller.owner:
             count = len(applied)
             table = self._defaults(table, events, applied, now, timeouts=request.timeouts, autoplay=True)
-            if request.timeouts and len(applied) == count and not request.answers and not request.HasField("action"):
+            alone = not (request.answers or request.HasField("action") or request.autoplay_on or request.autoplay_off)
+            if request.timeouts and alone and len(applied) == count:
                 raise self._not_expired(table, now)
         state = table.state
         if state.finished and applied and applied[-1].kind == ABANDON:  # Score reveals its seed only when asked
