@@ -68,6 +68,7 @@ MAX_ACTIONS = 1000  # a round longer than this "does not finish"
 ILLEGAL_RATE = 0.03  # chance per turn of an illegal try (must be refused)
 ABANDON_RATE = 0.002  # chance per turn of an escape
 TIMEOUT_RATE = 0.03  # chance a table has a seat that never answers (clock "seconds", 2 s): the owner applies its defaults
+AUTOPLAY_AFTER = 3  # a silent seat's timeouts before the owner puts it on autoplay (托管)
 CLOCK_MARGIN_MS = 600  # the server's clock tolerance (500 ms) and a little: when the owner asks for the defaults
 VALIDATE_RATE = 0.5  # GamesUser: chance a chosen action is validated before it is played
 FRONTEND_CHECKS = 3  # ValidateUser: legal candidates checked per turn (plus one illegal try)
@@ -351,7 +352,7 @@ class GameUser(RefereeUser):
         name = table_name(game, preset)
         started, calls, played_out = time.perf_counter(), 0, False
         try:
-            silent = -1
+            silent, silent_timeouts = -1, 0
             if self.rng.random() < self.timeout_rate:  # a seat that never answers: the owner's timer applies its defaults
                 deal = self.call("Deal", pb.DealRequest(game=game, preset=preset, options=SHORT_CLOCK))
                 silent = self.rng.randrange(len(deal.views))
@@ -371,7 +372,7 @@ class GameUser(RefereeUser):
                     left.add(leaver)  # an out_of_play game (够级) goes on without him
                     reply = self.call("Play", pb.PlayRequest(state=state, action=actions_pb2.Action(
                         seat=leaver, kind="ABANDON"), expected_seq=seq), metadata=table.owner)
-                    check_play(reply, seq + 1, range(seats))
+                    check_play(reply, seq + len(reply.applied), range(seats))  # and a seat on autoplay's defaults
                     calls += 1
                     state, seq, to_act, finished = reply.state, reply.seq, list(reply.to_act), reply.finished
                     name += "" if name.endswith(ABANDONED) else ABANDONED
@@ -393,7 +394,9 @@ class GameUser(RefereeUser):
                     reply = played
                     break
                 if reply is None and silent in to_act and silent not in left:
-                    reply = self.time_out(state, seq, answers, silent, owner_views, server_time, table)
+                    silent_timeouts += 1  # after a few, the owner puts the seat on autoplay (托管)
+                    reply = self.time_out(state, seq, answers, silent, owner_views, server_time, table,
+                                          autoplay=silent_timeouts >= AUTOPLAY_AFTER)
                     check_play(reply, seq + len(reply.applied), range(seats))
                     calls += 1
                 elif reply is None:
@@ -401,7 +404,9 @@ class GameUser(RefereeUser):
                         raise CheckFailed(f"nobody answered for the awaited seats {to_act}")
                     reply = self.call("Play", pb.PlayRequest(state=state, answers=answers, expected_seq=seq),
                                       metadata=table.owner)
-                    check_play(reply, seq + len(answers), range(seats))
+                    if len(reply.applied) < len(answers):  # more: the defaults of a seat on autoplay
+                        raise CheckFailed("play: the answers were not all applied")
+                    check_play(reply, seq + len(reply.applied), range(seats))
                     calls += 1
                 if len(reply.views) == seats:  # the owner's: every seat's deadline
                     owner_views, server_time = reply.views, reply.server_time_ms
@@ -425,16 +430,17 @@ class GameUser(RefereeUser):
         finally:
             round_closed(self.environment, chosen, played_out, self.rounds_each)
 
-    def time_out(self, state, seq, answers, silent, views, server_time, table) -> pb.PlayResponse:
+    def time_out(self, state, seq, answers, silent, views, server_time, table, autoplay: bool) -> pb.PlayResponse:
         """The silent seat's deadline passes (the owner's timer: it waits as the server's clock
-        counts), then the owner applies the others' answers and asks for the defaults: the silent
-        seat's default must be among the actions applied, after the answers."""
+        counts), then the owner applies the others' answers and asks for the defaults (with
+        ``autoplay``, puts the seat on autoplay too: the referee then plays it in every owner's
+        call): the silent seat's default must be among the actions applied, after the answers."""
         deadline = views[silent].deadline_ms
         if not deadline:
             raise CheckFailed(f"the silent seat {silent} is awaited without a deadline")
         gevent.sleep(max(0, deadline - server_time + CLOCK_MARGIN_MS) / 1000)
-        reply = self.call("Play", pb.PlayRequest(state=state, answers=answers, timeouts=True, expected_seq=seq),
-                          metadata=table.owner)
+        reply = self.call("Play", pb.PlayRequest(state=state, answers=answers, timeouts=True, expected_seq=seq,
+                                                 autoplay_on=[silent] if autoplay else []), metadata=table.owner)
         kinds = [(a.seat, a.kind) for a in reply.applied]
         if (silent, "TIMEOUT") not in kinds:
             raise CheckFailed(f"timeouts: no default applied for the silent seat {silent}")

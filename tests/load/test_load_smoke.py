@@ -149,8 +149,9 @@ def test_final_counts_replace_the_csv_counts(tmp_path):
 def test_the_games_profile_times_out_seats_that_never_answer(tmp_path):
     """Issue 23: with every table having a seat that never answers (clock "seconds", 2 s), the
     owner asks for the defaults once the deadline passes and checks the silent seat's TIMEOUT was
-    applied after the others' answers: no failure, and timeouts counted."""
+    applied after the others' answers, then puts the seat on autoplay: no failure, timeouts
+    counted, rounds played to the end."""
     proc, summary = run_load(tmp_path, "--profile", "games", "--games", "doudizhu,mcr", "--users", "4",
-                             "--seconds", "12", "--timeout-rate", "1")
-    _check(proc, summary, tmp_path, games=False)
+                             "--seconds", "25", "--timeout-rate", "1")
+    _check(proc, summary, tmp_path, games=True)  # rounds end: after three timeouts the seat is on autoplay
     assert summary["timeouts"] > 0, proc.stdout[-3000:]
