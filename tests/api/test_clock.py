@@ -14,7 +14,7 @@ from referee.core.registry import get_game
 from referee.service import convert
 from referee.service.credentials import bearer
 from referee.service.token import KeyRing
-from referee.v1 import actions_pb2, options_pb2
+from referee.v1 import options_pb2
 from referee.v1 import referee_service_pb2 as pb
 
 from .conftest import error_of
@@ -242,12 +242,11 @@ def test_digests_and_replay_never_depend_on_the_clock(clocked):
     assert not replay.steps[0].views[0].deadline_ms  # a Replay has no clock
 
 
-def test_a_token_without_a_clock_record_still_opens(clocked, server):
+def test_a_token_without_a_clock_record_still_opens():
     """Tokens sealed before the clock (no CLOCKED flag) open with no clock."""
     from referee.service.servicer import RefereeServicer, Table
     from referee.service.token import Sealer
 
-    fake, stub = clocked
     game = get_game("doudizhu")
     state = game.deal(game.make_options(), b"old", b"")
     servicer = RefereeServicer(Sealer(KEYS))

@@ -12,7 +12,7 @@ from referee.core.registry import get_game
 from referee.service import convert
 from referee.v1 import referee_service_pb2 as pb
 
-from .test_clock import KEYS, T0, FakeClock
+from .test_clock import KEYS, FakeClock
 
 MCR = get_game("mcr")
 SILENT = 2  # the seat that never answers
