@@ -95,6 +95,10 @@ COMMON_REASONS: dict[str, tuple[type | None, str]] = {
     "MATCH_OVER": (IllegalAction, "reserved, no longer raised: the table of a match that is over goes on into "
                                   "its next match"),
     "SEAT_LEFT": (IllegalAction, "the seat left the round and plays no more (abandon policy out_of_play)"),
+    "TOO_LATE": (IllegalAction, "the action or sealed move came after the seat's deadline (the table's clock): the "
+                                "owner applies the game's default (timeouts)"),
+    "NOT_EXPIRED": (IllegalAction, "timeouts asked while no awaited seat's deadline has passed (metadata "
+                                   "retry_after_ms)"),
     # RESOURCE_EXHAUSTED
     "REQUEST_TOO_LARGE": (LimitExceeded, "too many actions, cards or values in one request"),
     # UNIMPLEMENTED
@@ -135,6 +139,8 @@ class Reason:
     STALE_STATE = "STALE_STATE"
     MATCH_OVER = "MATCH_OVER"
     SEAT_LEFT = "SEAT_LEFT"
+    TOO_LATE = "TOO_LATE"
+    NOT_EXPIRED = "NOT_EXPIRED"
     REQUEST_TOO_LARGE = "REQUEST_TOO_LARGE"
     UNSUPPORTED = "UNSUPPORTED"
     CREDENTIAL_REQUIRED = "CREDENTIAL_REQUIRED"

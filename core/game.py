@@ -10,7 +10,11 @@ States are immutable; ``apply`` returns a new state and the events it caused. Sh
 lives here once: an action for a finished round, an unknown seat or kind, card ids outside the
 game's card space, a seat that is not awaited or a kind of another phase is refused before the
 game's phase sees it; an ABANDON (a player leaves, 逃跑) is taken from any seat at any time;
-``step`` counts applied actions (the token's sequence number).
+``step`` counts applied actions (the token's sequence number). A TIMEOUT (any awaited seat; the
+service lets only the owner send it) applies the game's default action for the seat
+(``default_action``): a seat whose time ran out or that is on autoplay; it is an action like any
+other, so a Replay needs no clock. The clock itself (``time_limit``, the ``clock`` options every game
+lists) is kept beside the state, never in it (:mod:`referee.core.clock`).
 
 Every state has at least: ``num_seats``, ``phase`` (an index into ``Game.phases``), ``to_act``
 (the seats whose decision is awaited: one in turn-based play, several for simultaneous
@@ -30,7 +34,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Annotated, Any, ClassVar, Iterable, Mapping, NamedTuple
 
+from . import clock as clocks
 from .cards import CardSpace, to_mask
+from .clock import TIMEOUT, ClockSettings, Limit
 from .codec import Int, Int64, Seq, Slot, StateCodec, game_context
 from .errors import IllegalAction, InvalidAction, Reason, UnknownName, Unsupported, error_for
 
@@ -64,6 +70,9 @@ COMMON_KINDS = {
     PLAY: ActionKind(PLAY, "play the cards given (ids, card text, or ranks: the game picks the cards)",
                      ("cards", "declared")),
     ABANDON: ActionKind(ABANDON, "leave the round (逃跑): any seat, any time; the round ends"),
+    TIMEOUT: ActionKind(TIMEOUT, "the game's default action for an awaited seat (Game.default_action): its time ran "
+                                 "out, or it is on autoplay 托管 (value 1); the owner's, recorded so that a Replay "
+                                 "needs no clock", ("value",)),
 }
 
 
@@ -263,6 +272,10 @@ class DealKey(NamedTuple):
     per_seat: bool = False
 
 
+TIMEOUT_EVENT = EventType("a seat's time ran out (or it is on autoplay 托管): the game's default action follows; "
+                          "not sent in a phase whose turn is not public", {"autoplay": "1: the seat is on autoplay"})
+
+
 def option(default, help: str, allowed: tuple = (), minimum=None, maximum=None):
     """A dataclass field for an ``Options`` record, with what ListGames shows."""
     return field(default=default, metadata={"help": help, "allowed": allowed,
@@ -341,7 +354,7 @@ class Game:
     phases: ClassVar[tuple[Phase, ...]]
     # what ListGames publishes besides the options
     action_kinds: ClassVar[tuple[ActionKind, ...]] = (COMMON_KINDS[PASS], COMMON_KINDS[PLAY],
-                                                      COMMON_KINDS[ABANDON])
+                                                      COMMON_KINDS[ABANDON], COMMON_KINDS[TIMEOUT])
     reasons: ClassVar[Mapping[str, str]] = {}  # the game's own reason names -> meaning
     counters: ClassVar[Mapping[str, str]] = {}  # View.counters keys -> meaning
     seat_counters: ClassVar[Mapping[str, str]] = {}  # SeatView.counters keys
@@ -369,13 +382,21 @@ class Game:
     # (a seat_values key, a values key) that balance: sum of the first + the second == 0
     balances: ClassVar[tuple[tuple[str, str], ...]] = ()
     abandon_policy: ClassVar[str] = END_ROUND  # or OUT_OF_PLAY: the leaver is out, the round goes on
+    # the turn clock (core/clock.py): the game's own clock modes (name -> meaning) beside ``off`` and
+    # ``seconds``, and its default mode (its spec's time limits, or ``off`` where the spec has none)
+    clock_modes: ClassVar[Mapping[str, str]] = {}
+    clock_default: ClassVar[str] = clocks.OFF
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if "action_kinds" in cls.__dict__:
+        if "action_kinds" in cls.__dict__:  # every game takes TIMEOUT, as it takes ABANDON
+            if TIMEOUT not in {k.name for k in cls.action_kinds}:
+                cls.action_kinds = tuple(cls.action_kinds) + (COMMON_KINDS[TIMEOUT],)
             cls._kind_names = frozenset(k.name for k in cls.action_kinds)
+        if "event_types" in cls.__dict__ and TIMEOUT not in cls.event_types:
+            cls.event_types = {**cls.event_types, TIMEOUT: TIMEOUT_EVENT}
 
-    _kind_names: ClassVar[frozenset] = frozenset((PASS, PLAY, ABANDON))
+    _kind_names: ClassVar[frozenset] = frozenset((PASS, PLAY, ABANDON, TIMEOUT))
 
     # --- options -------------------------------------------------------------------------
     def option_infos(self) -> tuple[OptionInfo, ...]:
@@ -403,7 +424,7 @@ class Game:
             base = self.Options()
         if not overrides:
             return base
-        infos = {i.name: i for i in self.option_infos()}
+        infos = {i.name: i for i in self.option_infos() + self.clock_option_infos()}
         for name, value in overrides.items():
             info = infos.get(name)
             if info is None:
@@ -419,7 +440,45 @@ class Game:
             if bad:
                 raise InvalidAction(f"option {name}={str(value)[:40]!r} is not allowed "
                                     f"({info.type}{_range_text(info)})", Reason.BAD_OPTION)
-        return self._checked_options(dataclasses.replace(base, **overrides))
+        own = {k: v for k, v in overrides.items() if k not in clocks.CLOCK_OPTIONS}
+        return self._checked_options(dataclasses.replace(base, **own)) if own else base
+
+    def clock_option_infos(self) -> tuple[OptionInfo, ...]:
+        """The two options every game takes beside its own (ListGames lists them after them): the
+        table's turn clock (``clock``) and the seconds of its ``seconds`` mode (``clock_seconds``).
+        They are the platform's, kept in the sealed token beside the state, never in it."""
+        modes = clocks.mode_names(self)
+        meaning = "; ".join(f"{m}: {h}" for m, h in self.clock_modes.items())
+        return (OptionInfo(clocks.CLOCK, "enum", self.clock_default, modes, help=(
+                    "the turn clock: off; seconds: clock_seconds for every decision" + (f"; {meaning}" if meaning else "")
+                    + ". A late action is refused (TOO_LATE); the owner's Play with timeouts applies the game's "
+                      "default action for every seat whose deadline passed")),
+                OptionInfo(clocks.CLOCK_SECONDS, "int", clocks.DEFAULT_SECONDS, (), 1, clocks.MAX_SECONDS,
+                           "seconds for every decision under clock=seconds"))
+
+    def clock_settings(self, overrides: Mapping[str, Any] | None = None) -> ClockSettings:
+        """The table's clock from the options given (checked by ``make_options``)."""
+        overrides = overrides or EMPTY
+        return ClockSettings(overrides.get(clocks.CLOCK, self.clock_default),
+                             overrides.get(clocks.CLOCK_SECONDS, clocks.DEFAULT_SECONDS))
+
+    def time_limit(self, state, seat: int, clock: ClockSettings) -> Limit:
+        """How long the awaited ``seat`` has for its decision in ``state`` under ``clock``: the
+        platform's ``seconds`` mode here; a game adds its own modes (``clock_modes``)."""
+        if clock.mode == clocks.SECONDS:
+            return Limit(clock.seconds * 1000)
+        return clocks.NO_LIMIT
+
+    def default_action(self, state, seat: int) -> Action:
+        """The action taken for the awaited ``seat`` when its time runs out or it is on autoplay
+        (托管): a PASS where it may pass, else the first of its legal actions in the game's
+        documented order (a climbing game's lowest single on a lead). A game may choose another,
+        and says so in its docstring."""
+        legal = self.legal_actions(state, seat)
+        for action, _ in legal:
+            if action.kind == PASS:
+                return action
+        return legal[0][0]
 
     def _checked_options(self, options):
         """A game may refuse combinations of options here (InvalidAction BAD_OPTION)."""
@@ -515,6 +574,10 @@ class Game:
         if action.seat not in state.to_act:
             return Verdict.no(Reason.NOT_YOUR_TURN,
                               f"seat {action.seat} is not to act (awaiting {list(state.to_act)})")
+        if kind == TIMEOUT:
+            default = self.default_action(state, action.seat)
+            verdict = self.check(state, default)
+            return verdict._replace(action=verdict.action or default) if verdict.legal else verdict
         phase = self.phases[state.phase]
         if kind not in phase.kinds:
             return Verdict.no(Reason.WRONG_PHASE,
@@ -544,6 +607,11 @@ class Game:
         verdict = self.check(state, action)
         if not verdict.legal:
             raise error_for(verdict.reason, verdict.message)
+        if action.kind == TIMEOUT:  # the default action, announced where the turn is public
+            nxt, events = self.apply(state, verdict.action)
+            if self.phases[state.phase].public_turn:
+                events = [Event(TIMEOUT, action.seat, values={"autoplay": int(action.value == 1)})] + events
+            return nxt, events
         action = verdict.action or action
         if action.kind == ABANDON:
             nxt, events = self._abandon(state, action.seat)

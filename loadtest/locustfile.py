@@ -57,7 +57,7 @@ from locust.exception import StopUser  # noqa: E402
 
 from referee.service import bots  # noqa: E402
 from referee.service.credentials import bearer  # noqa: E402
-from referee.v1 import actions_pb2  # noqa: E402
+from referee.v1 import actions_pb2, options_pb2  # noqa: E402
 from referee.v1 import referee_service_pb2 as pb  # noqa: E402
 from referee.v1 import referee_service_pb2_grpc as pb_grpc  # noqa: E402
 
@@ -67,6 +67,9 @@ GAME_WEIGHTS = {"doudizhu": 10, "q783": 3, "gouji": 2, "mcr": 3, "chuanpai": 2}
 MAX_ACTIONS = 1000  # a round longer than this "does not finish"
 ILLEGAL_RATE = 0.03  # chance per turn of an illegal try (must be refused)
 ABANDON_RATE = 0.002  # chance per turn of an escape
+TIMEOUT_RATE = 0.03  # chance a table has a seat that never answers (clock "seconds", 2 s): the owner applies its defaults
+AUTOPLAY_AFTER = 3  # a silent seat's timeouts before the owner puts it on autoplay (托管)
+CLOCK_MARGIN_MS = 600  # the server's clock tolerance (500 ms) and a little: when the owner asks for the defaults
 VALIDATE_RATE = 0.5  # GamesUser: chance a chosen action is validated before it is played
 FRONTEND_CHECKS = 3  # ValidateUser: legal candidates checked per turn (plus one illegal try)
 CHANNEL_OPTIONS = [("grpc.use_local_subchannel_pool", 1)]  # one connection per user: workers share users
@@ -80,6 +83,8 @@ def _arguments(parser):
     parser.add_argument("--referee-seed", type=int, default=0, help="seed of the users' choices")
     parser.add_argument("--referee-tables", type=int, default=50, help="BatchUser: tables per user")
     parser.add_argument("--referee-games", default="", help="comma-separated game ids (default: every registered game)")
+    parser.add_argument("--referee-timeout-rate", type=float, default=-1.0,
+                        help=f"share of tables with a seat that never answers (-1: {TIMEOUT_RATE})")
     parser.add_argument("--referee-rounds-each", type=int, default=0,
                         help="stop once every game and preset has played out this many rounds (0: run the time)")
 
@@ -152,6 +157,8 @@ class RefereeUser(User):
         self.interval = users / rate if rate > 0 else 0.0
         self.only_games = getattr(options, "referee_games", "") or ""
         self.rounds_each = getattr(options, "referee_rounds_each", 0) or 0
+        timeouts = getattr(options, "referee_timeout_rate", -1.0)
+        self.timeout_rate = TIMEOUT_RATE if timeouts is None or timeouts < 0 else timeouts
         self.next_call = time.perf_counter() + self.rng.random() * self.interval
 
     def on_stop(self):
@@ -191,6 +198,8 @@ _OPEN: Counter = Counter()  # rounds in progress
 _PLAYED_OUT: Counter = Counter()  # rounds played to their end without an escape
 _STOPPING: list = []  # the greenlet ending the run once every table has its rounds (rounds_each)
 ABANDONED = " abandoned"  # the game event's name for a round a player left
+SHORT_CLOCK = {"clock": options_pb2.OptionValue(string_value="seconds"),
+                    "clock_seconds": options_pb2.OptionValue(int_value=2)}
 CARD_IDS: dict[str, int] = {}  # game -> size of its card space (GameInfo.card_ids), for illegal tries
 KINDS: dict[str, frozenset] = {}  # game -> its action kind names (GameInfo.action_kinds), for illegal tries
 BALANCES: dict[str, tuple] = {}  # game -> its settlement values that add up to 0 (GameInfo.balances)
@@ -343,8 +352,14 @@ class GameUser(RefereeUser):
         name = table_name(game, preset)
         started, calls, played_out = time.perf_counter(), 0, False
         try:
-            deal = self.call("Deal", pb.DealRequest(game=game, preset=preset))
+            silent, silent_timeouts = -1, 0
+            if self.rng.random() < self.timeout_rate:  # a seat that never answers: the owner's timer applies its defaults
+                deal = self.call("Deal", pb.DealRequest(game=game, preset=preset, options=SHORT_CLOCK))
+                silent = self.rng.randrange(len(deal.views))
+            else:
+                deal = self.call("Deal", pb.DealRequest(game=game, preset=preset))
             check_deal(deal)
+            owner_views, server_time = deal.views, deal.server_time_ms
             table, seats = Table(deal), len(deal.views)
             hands = Hands(deal.views)
             state, seq, to_act, finished = deal.state, deal.seq, list(deal.to_act), bool(deal.views) and deal.views[0].finished
@@ -357,13 +372,15 @@ class GameUser(RefereeUser):
                     left.add(leaver)  # an out_of_play game (够级) goes on without him
                     reply = self.call("Play", pb.PlayRequest(state=state, action=actions_pb2.Action(
                         seat=leaver, kind="ABANDON"), expected_seq=seq), metadata=table.owner)
-                    check_play(reply, seq + 1, range(seats))
+                    check_play(reply, seq + len(reply.applied), range(seats))  # and a seat on autoplay's defaults
                     calls += 1
                     state, seq, to_act, finished = reply.state, reply.seq, list(reply.to_act), reply.finished
                     name += "" if name.endswith(ABANDONED) else ABANDONED
                     continue
                 reply, answers = None, []
                 for seat in to_act:
+                    if seat == silent:
+                        continue
                     mine = table.seats[seat]
                     action, n = self.turn(state, seq, seat, to_act, table, hands, game)
                     played = self.call("Play", pb.PlayRequest(state=state, action=action, expected_seq=seq),
@@ -376,13 +393,23 @@ class GameUser(RefereeUser):
                     check_play(played, seq + 1, [seat], owner=False)
                     reply = played
                     break
-                if reply is None:
+                if reply is None and silent in to_act and silent not in left:
+                    silent_timeouts += 1  # after a few, the owner puts the seat on autoplay (托管)
+                    reply = self.time_out(state, seq, answers, silent, owner_views, server_time, table,
+                                          autoplay=silent_timeouts >= AUTOPLAY_AFTER)
+                    check_play(reply, seq + len(reply.applied), range(seats))
+                    calls += 1
+                elif reply is None:
                     if not answers:
                         raise CheckFailed(f"nobody answered for the awaited seats {to_act}")
                     reply = self.call("Play", pb.PlayRequest(state=state, answers=answers, expected_seq=seq),
                                       metadata=table.owner)
-                    check_play(reply, seq + len(answers), range(seats))
+                    if len(reply.applied) < len(answers):  # more: the defaults of a seat on autoplay
+                        raise CheckFailed("play: the answers were not all applied")
+                    check_play(reply, seq + len(reply.applied), range(seats))
                     calls += 1
+                if len(reply.views) == seats:  # the owner's: every seat's deadline
+                    owner_views, server_time = reply.views, reply.server_time_ms
                 hands.update(reply.views)
                 state, seq, to_act, finished = reply.state, reply.seq, list(reply.to_act), reply.finished
                 if not to_act and not finished:  # who is asked in a claim window is the owner's to know
@@ -393,7 +420,7 @@ class GameUser(RefereeUser):
             score = self.call("Score", pb.ScoreRequest(state=state, reveal_abandoned=True), metadata=table.owner)
             check_score(score, deal, seats, game)
             self.game_event(name, started, calls + 1)
-            played_out = not name.endswith(ABANDONED)
+            played_out = ABANDONED not in name
         except CheckFailed as failure:
             self.game_event(name, started, calls, failure)
         except grpc.RpcError as error:  # the call itself is already a failure in the stats
@@ -402,6 +429,27 @@ class GameUser(RefereeUser):
             self.game_event(name, started, calls, CheckFailed(f"call failed: {error.code().name}: {error.details()}"))
         finally:
             round_closed(self.environment, chosen, played_out, self.rounds_each)
+
+    def time_out(self, state, seq, answers, silent, views, server_time, table, autoplay: bool) -> pb.PlayResponse:
+        """The silent seat's deadline passes (the owner's timer: it waits as the server's clock
+        counts), then the owner applies the others' answers and asks for the defaults (with
+        ``autoplay``, puts the seat on autoplay too: the referee then plays it in every owner's
+        call): the silent seat's default must be among the actions applied, after the answers."""
+        deadline = views[silent].deadline_ms
+        if not deadline:
+            raise CheckFailed(f"the silent seat {silent} is awaited without a deadline")
+        gevent.sleep(max(0, deadline - server_time + CLOCK_MARGIN_MS) / 1000)
+        reply = self.call("Play", pb.PlayRequest(state=state, answers=answers, timeouts=True, expected_seq=seq,
+                                                 autoplay_on=[silent] if autoplay else []), metadata=table.owner)
+        kinds = [(a.seat, a.kind) for a in reply.applied]
+        if (silent, "TIMEOUT") not in kinds:
+            raise CheckFailed(f"timeouts: no default applied for the silent seat {silent}")
+        if any(kind == "TIMEOUT" for _, kind in kinds[:len(answers)]):
+            raise CheckFailed("timeouts: the seats' answers were not applied first")
+        self.environment.events.request.fire(request_type="timeouts", name="defaults applied", response_time=0,
+                                             response_length=sum(kind == "TIMEOUT" for _, kind in kinds),
+                                             exception=None, context={})
+        return reply
 
     @staticmethod
     def channel_closing(error: grpc.RpcError) -> bool:

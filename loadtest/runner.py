@@ -189,7 +189,8 @@ def locust_argv(args, address: str, out: Path) -> list[str]:
             "--csv", str(out / "locust"), "--html", str(out / "report.html"),
             "--referee-rate", str(args.rate), "--referee-seed", str(args.seed),
             "--referee-tables", str(args.tables), "--referee-games", args.games,
-            "--referee-rounds-each", str(getattr(args, "rounds_each", 0) or 0)]
+            "--referee-rounds-each", str(getattr(args, "rounds_each", 0) or 0),
+            "--referee-timeout-rate", str(getattr(args, "timeout_rate", -1.0))]
     if args.client_processes > 1:
         argv += ["--processes", str(args.client_processes)]
     return argv
@@ -226,6 +227,8 @@ def summarize(stats: list[dict], seconds: float, server_cpu: float, client_cpu: 
         "client_cpu_s": round(client_cpu, 2),
         "unary_judged_per_s": round(judged / seconds, 1),
         "games_by_name": {r["Name"]: int(r["Request Count"]) - int(r["Failure Count"]) for r in games},
+        # the owner's timeouts calls whose silent seat's default was checked applied (games profiles)
+        "timeouts": sum(int(r["Request Count"]) for r in stats if r["Type"] == "timeouts"),
     }
     return table, summary
 

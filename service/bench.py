@@ -25,6 +25,7 @@ import grpc
 from referee.v1 import referee_service_pb2 as pb
 from referee.v1 import referee_service_pb2_grpc as pb_grpc
 
+from referee.core import clock as clocks
 from referee.core.registry import GAMES, get_game
 
 from .server import Config, RefereeServer
@@ -156,10 +157,11 @@ def token_costs(seconds: float = 0.5, game_id: str = "") -> dict:
     game = get_game(game_id or next(iter(GAMES)))
     packed = game.pack(game.deal(game.make_options(), b"bench"))
     sealer = Sealer(KeyRing.generate())
-    size = game.state_bytes  # padded as the server pads it
-    token = sealer.seal(game.id, 0, packed, size=size)
+    size = clocks.RECORD_BYTES + game.state_bytes  # padded as the server pads it, with the clock record
+    payload = clocks.pack(game, clocks.Clock(deadlines=(0,) * 3)) + packed
+    token = sealer.seal(game.id, 0, payload, size=size)
     digest = per_call(lambda: hashlib.sha256(packed).digest(), [()], seconds / 3)
-    seal = per_call(lambda: sealer.seal(game.id, 0, packed, size=size), [()], seconds / 3)
+    seal = per_call(lambda: sealer.seal(game.id, 0, payload, size=size), [()], seconds / 3)
     open_ = per_call(lambda: sealer.open(token, game.id), [()], seconds / 3)
     table = os.urandom(16)
     metadata = (bearer(Credentials(sealer.ring).make(table, 1)),)

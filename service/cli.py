@@ -33,7 +33,8 @@ def cmd_serve(args) -> int:
                     allow_caller_seed=args.allow_caller_seed,
                     key_file=args.key_file, metrics_port=args.metrics_port, grace=args.grace,
                     drain=args.drain, reuse_port=args.reuse_port, log_level=args.log_level,
-                    http_port=args.http_port, cors_origins=tuple(args.cors_origin))
+                    http_port=args.http_port, cors_origins=tuple(args.cors_origin),
+                    clock_tolerance_ms=args.clock_tolerance_ms)
     if args.workers > 1 and args.http_port == 0:
         raise SystemExit("--http-port 0 with --workers: give the HTTP port the workers share")
     return serve_workers(config) if args.workers > 1 else serve(config)
@@ -377,6 +378,9 @@ def parser(game_commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=16, help="handler threads per process")
     p.add_argument("--state-cache", type=int, default=4096,
                    help="states of the tokens a process sealed lately, kept to skip opening them (0: off)")
+    p.add_argument("--clock-tolerance-ms", type=int, default=500,
+                   help="turn clocks: how far pods' clocks may differ; an action is late, and a seat's default "
+                        "may be applied, only past its deadline plus this")
     p.add_argument("--max-concurrent", type=int, default=64,
                    help="calls in progress or waiting per process; more are refused at once (0: no limit)")
     p.add_argument("--allow-caller-seed", action="store_true",
@@ -456,6 +460,9 @@ def parser(game_commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--tables", type=int, default=50, help="batch profile: tables per user")
     p.add_argument("--games", default="", help="comma-separated game ids to play (default: every registered game)")
     p.add_argument("--seed", type=int, default=0, help="seed of the users' choices")
+    p.add_argument("--timeout-rate", type=float, default=-1.0,
+                   help="games profiles: share of tables with a seat that never answers, its defaults applied by "
+                        "the owner once its deadline passes (-1: the locustfile's 0.03)")
     p.add_argument("--rounds-each", type=int, default=0,
                    help="stop once every game and preset has played out this many rounds (--seconds: the "
                         "limit); exit 1 when one has not")

@@ -5,6 +5,7 @@ import functools
 from typing import Iterable, Mapping
 
 from referee.core import cards as core_cards
+from referee.core.clock import CLOCK_OPTIONS
 from referee.core.errors import InvalidAction, LimitExceeded, Reason
 from referee.core.game import Action, Combo, Event, Game, OptionInfo, SeatView, Settlement, View
 from referee.v1 import actions_pb2, cards_pb2, options_pb2, referee_service_pb2, state_pb2
@@ -251,6 +252,12 @@ def options_in(game: Game, preset: str, options: Mapping[str, options_pb2.Option
     return game.make_options(preset, overrides)
 
 
+def clock_in(game: Game, options: Mapping[str, options_pb2.OptionValue]):
+    """The table's clock settings from the options map (checked by ``options_in``)."""
+    return game.clock_settings({name: option_value_in(name, value) for name, value in options.items()
+                                if name in CLOCK_OPTIONS})
+
+
 def option_value(value) -> options_pb2.OptionValue:
     if isinstance(value, bool):
         return options_pb2.OptionValue(bool_value=value)
@@ -281,7 +288,7 @@ def game_info(game: Game) -> options_pb2.GameInfo:
         id=game.id, name=game.name, min_seats=game.min_seats, max_seats=game.max_seats,
         default_seats=game.default_seats or game.min_seats, card_space=notation.name,
         decks=getattr(notation, "decks", 0), card_ids=notation.id_count, presets=presets,
-        options=[option_info(i) for i in infos],
+        options=[option_info(i) for i in infos + game.clock_option_infos()],
         action_kinds=[options_pb2.ActionKindInfo(name=k.name, help=k.help, fields=k.fields) for k in game.action_kinds],
         reasons=_names(game.reasons), phases=[p.name for p in game.phases], counters=_names(game.counters),
         seat_counters=_names(game.seat_counters), public_cards=_names(game.public_cards),

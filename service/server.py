@@ -21,6 +21,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import grpc
 from google.protobuf import message_factory
@@ -64,6 +65,8 @@ class Config:
     log_level: str = "INFO"
     http_port: int | None = None  # the HTTP port (Connect, gRPC-Web; service/connect.py): None off, 0 any
     cors_origins: tuple[str, ...] = ()  # origins whose browser pages may call the HTTP port ("*": any)
+    clock_tolerance_ms: int = 500  # turn clocks: pods' clocks may differ this much (late = deadline + tolerance)
+    time_source: Callable[[], float] = time.time  # the turn clocks' time, seconds since the epoch (tests inject one)
 
 
 def grpc_options(config: Config) -> list[tuple[str, int]]:
@@ -154,7 +157,8 @@ class RefereeServer:
         self.server = grpc.server(ThreadPoolExecutor(config.threads, thread_name_prefix="referee"),
                                   interceptors=interceptors, options=grpc_options(config),
                                   maximum_concurrent_rpcs=config.max_concurrent or None)
-        servicer = RefereeServicer(Sealer(self.ring), config.state_cache, config.allow_caller_seed)
+        servicer = RefereeServicer(Sealer(self.ring), config.state_cache, config.allow_caller_seed,
+                                   config.time_source, config.clock_tolerance_ms)
         limit = config.max_receive_bytes
         self.services = [add_service(self.server, SERVICE, servicer, limit)]
         self.services += [add_service(self.server, service, game_servicer, limit)
@@ -240,6 +244,7 @@ def _worker_argv(config: Config, port: int, index: int) -> list[str]:
     return [sys.executable, "-m", "referee.service.cli", "serve", "--workers", "1", "--reuse-port",
             "--host", config.host, "--port", str(port), "--threads", str(config.threads),
             "--state-cache", str(config.state_cache), "--max-concurrent", str(config.max_concurrent),
+            "--clock-tolerance-ms", str(config.clock_tolerance_ms),
             "--metrics-port", str(metrics), "--grace", str(config.grace), "--drain", str(config.drain),
             "--log-level", config.log_level] + (["--allow-caller-seed"] if config.allow_caller_seed else []) + (
             ["--http-port", str(config.http_port)] if config.http_port is not None else []) + [

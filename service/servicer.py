@@ -25,11 +25,14 @@ import hashlib
 import logging
 import marshal
 import os
-from typing import NamedTuple
+import time
+from typing import Callable, NamedTuple
 
 import grpc
 
+from referee.core import clock as clocks
 from referee.core import rng
+from referee.core.clock import TIMEOUT, Clock
 from referee.core.errors import (IllegalAction, InvalidAction, LimitExceeded, PermissionDenied, Reason, RefereeError,
                                  Unauthenticated, error_for)
 from referee.core.game import ABANDON, PASS, Action, Game, event_for
@@ -40,7 +43,7 @@ from referee.v1 import state_pb2
 
 from . import convert, errors
 from .credentials import OWNER, OWNER_CALLER, Caller, Credentials, from_metadata
-from .token import ABANDONED, ANSWER, CALLER_SEED, DIRECT, SEED, TABLE_BYTES, Sealer, check_seq
+from .token import ABANDONED, ANSWER, CALLER_SEED, CLOCKED, DIRECT, SEED, TABLE_BYTES, Sealer, check_seq
 
 MAX_REPLAY_ACTIONS = 1000
 MAX_POINTS = 10**15  # |cumulative_points|: far from int64 overflow
@@ -52,6 +55,9 @@ ANSWER_ROOM = MAX_ANSWER_BYTES - (64 << 10)  # what a batch's results or a repla
 ITEM_BYTES = {"validate": 1 << 10, "play": 8 << 10, "legal_actions": 64 << 10}
 LEGAL_BYTES = 60 << 10  # a LegalActions answer's actions and groups (LegalActionsResponse.truncated)
 VIEW_BYTES = 4 << 10  # a view with its share of a replay step (a mahjong view ~ 2.5 KB)
+CLOCK_TOLERANCE_MS = 500  # pods' clocks may differ by this much: late = past deadline + tolerance
+MAX_AUTOPLAY_STEPS = 2000  # defaults one owner's call applies at most (every seat on autoplay: a whole round)
+NO_CLOCK = Clock()
 
 log = logging.getLogger(__name__)
 
@@ -72,11 +78,11 @@ def _legal_action_entry(action, combo, notation) -> bytes:
     return pb.LegalActionsResponse(actions=[convert.legal_action(action, combo, notation)]).SerializeToString()
 
 
-def _views(game: Game, state, seats, into=None, test_deal: bool = False):
+def _views(game: Game, state, seats, into=None, test_deal: bool = False, clock: Clock = NO_CLOCK):
     """The views of ``seats``: appended to the repeated field ``into`` (no copies; returns
     None), or returned as a list. The first is converted; the others are copies of it with the
     fields where they differ converted (seat and hand; games share equal parts as the same
-    objects, so finding them is cheap)."""
+    objects, so finding them is cheap). ``clock`` adds the deadlines each viewer may know."""
     views = [] if into is None else into
     notation = game.notation
     first = first_msg = None
@@ -87,9 +93,31 @@ def _views(game: Game, state, seats, into=None, test_deal: bool = False):
             first_msg.test_deal = test_deal
         else:
             convert.view_like_into(msg, v, first, first_msg, notation)
+        if clock.autoplay or any(clock.deadlines):
+            if msg is first_msg:
+                _clock_into(msg, clock, v.to_act, fresh=True)
+            elif v.to_act != first.to_act or (v.seats is not first.seats and v.seats != first.seats):
+                _clock_into(msg, clock, v.to_act, fresh=False)  # what the copy of the first holds differs
+            else:  # the first's seats, copied: only the viewer's own deadline differs
+                msg.deadline_ms = clock.deadline(v.seat)
         if into is None:
             views.append(msg)
     return views if into is None else None
+
+
+def _clock_into(msg, clock: Clock, awaited, fresh: bool) -> None:
+    """A view's deadlines: the viewer's own, and each seat's that the viewer sees awaited
+    (``awaited``: ``to_act`` as that viewer may know it); the seats on autoplay. A ``fresh``
+    message gets its non-zero values only; a copy of another viewer's has every field set."""
+    msg.deadline_ms = clock.deadline(msg.seat)
+    seats, deadlines, autoplay = msg.seats, clock.deadlines, clock.autoplay
+    for seat in range(len(seats)):
+        deadline = deadlines[seat] if seat in awaited and seat < len(deadlines) else 0
+        on = bool(autoplay >> seat & 1)
+        if fresh and not deadline and not on:
+            continue
+        sv = seats[seat]
+        sv.deadline_ms, sv.autoplay = deadline, on
 
 
 def _events(game: Game, events, view_seat: int | None, states, into=None):
@@ -105,10 +133,10 @@ def _events(game: Game, events, view_seat: int | None, states, into=None):
     return convert.events(events, game.notation, into)
 
 
-def _deliveries(game: Game, state, events, states, test_deal: bool) -> list:
+def _deliveries(game: Game, state, events, states, test_deal: bool, clock: Clock = NO_CLOCK) -> list:
     """Each seat's share (its view and the events as it may see them), then the spectators'."""
     seats = tuple(range(state.num_seats)) + (-1,)
-    views = _views(game, state, seats, test_deal=test_deal)
+    views = _views(game, state, seats, test_deal=test_deal, clock=clock)
     return [pb.Delivery(seat=seat, view=view, events=_events(game, events, seat, states))
             for seat, view in zip(seats, views)]
 
@@ -120,7 +148,8 @@ class Table(NamedTuple):
     game: Game
     state: object
     table: bytes  # the table id (16 bytes), the same for every round of a match
-    flags: int  # token flags (CALLER_SEED)
+    flags: int  # token flags (CALLER_SEED, DIRECT, ABANDONED; CLOCKED is the token's own)
+    clock: Clock = NO_CLOCK  # deadlines and autoplay, sealed beside the state (never in it)
 
     @property
     def test_deal(self) -> bool:
@@ -155,6 +184,22 @@ class RecentStates:
             items.popitem(last=False)
 
 
+def _table(opened, game: Game) -> Table:
+    """The Table of an opened state token: a token of this release holds the clock record before
+    the packed state (flag CLOCKED); an older one has no clock."""
+    payload, clock = opened.payload, NO_CLOCK
+    if opened.flags & CLOCKED:
+        record, payload = payload[:clocks.RECORD_BYTES], payload[clocks.RECORD_BYTES:]
+        state = game.unpack(payload)
+        try:
+            clock = clocks.unpack(game, record, state.num_seats)
+        except (ValueError, IndexError):
+            raise InvalidAction("state token invalid: a clock record that does not decode",
+                                Reason.STATE_TOKEN_INVALID) from None
+        return Table(opened.seq, game, state, opened.table, opened.flags & ~CLOCKED, clock)
+    return Table(opened.seq, game, game.unpack(payload), opened.table, opened.flags)
+
+
 def _optional(request, name: str):
     return getattr(request, name) if request.HasField(name) else None
 
@@ -164,11 +209,17 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
     metadata's credential says who calls. ``allow_caller_seed`` (tests, demos) accepts Deal
     seeds and lets Replay return a live state."""
 
-    def __init__(self, sealer: Sealer, state_cache: int = 4096, allow_caller_seed: bool = False):
+    def __init__(self, sealer: Sealer, state_cache: int = 4096, allow_caller_seed: bool = False,
+                 time_source: Callable[[], float] = time.time, clock_tolerance_ms: int = CLOCK_TOLERANCE_MS):
         self.sealer = sealer
         self.credentials = Credentials(sealer.ring)
         self.recent = RecentStates(state_cache)
         self.allow_caller_seed = allow_caller_seed
+        self.time_source = time_source  # the turn clocks' time (seconds since the epoch): injected
+        self.tolerance = clock_tolerance_ms
+
+    def _now(self) -> int:
+        return int(self.time_source() * 1000)
 
     # --- tokens and callers ---------------------------------------------------------------------
     def _open(self, token: bytes, expected_seq: int | None = None, opened_tokens: dict | None = None,
@@ -189,7 +240,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
             if game is None:
                 raise InvalidAction(f"state token invalid: unknown game {convert.short(opened.game)}",
                                     Reason.STATE_TOKEN_INVALID)
-            hit = Table(opened.seq, game, game.unpack(opened.payload), opened.table, opened.flags)
+            hit = _table(opened, game)
             if opened_tokens is not None and not last_use:
                 opened_tokens[token] = hit
         check_seq(hit.seq, expected_seq)
@@ -199,8 +250,8 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         """A token of ``table``'s state (padded to the game's fixed size) and its digest."""
         game, state = table.game, table.state
         packed = game.pack(state)
-        token = self.sealer.seal(game.id, state.step, packed, table.table, flags=table.flags,
-                                 size=game.state_bytes)
+        token = self.sealer.seal(game.id, state.step, clocks.pack(game, table.clock) + packed, table.table,
+                                 flags=table.flags | CLOCKED, size=clocks.RECORD_BYTES + game.state_bytes)
         self.recent.put(token, table._replace(seq=state.step))
         return token, _digest(game, state, packed)
 
@@ -215,13 +266,20 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         game = get_game(request.game)
         return game, convert.options_in(game, request.preset, request.options)
 
+    def _start_clock(self, request, table: Table | None) -> Clock:
+        """The clock a new round starts with (no deadlines yet): a match's next round keeps its
+        table's settings and seats on autoplay; a first round takes the options' clock."""
+        if table is not None:
+            return table.clock._replace(deadlines=())
+        return Clock(convert.clock_in(get_game(request.game), request.options))
+
     def _start(self, request, context):
         """(game, options, seats, match, table id, flags) of a Deal or Replay: from the request,
         or for the next round of a match from the finished round's token (authenticated and
         the owner's: nothing the caller claims is carried over)."""
         if not request.previous_state:
             game, options = self._setup(request)
-            return game, options, request.seats, None, os.urandom(TABLE_BYTES), 0
+            return game, options, request.seats, None, os.urandom(TABLE_BYTES), 0, self._start_clock(request, None)
         if request.game or request.preset or request.options or request.seats or getattr(request, "seat_play", 0):
             raise InvalidAction("the next round of a match takes its game, options, seats and seat-play mode "
                                 "from previous_state: leave game, preset, options, seats and seat_play unset",
@@ -230,7 +288,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         _require_owner(self._caller(finished, context), "deal the next round of a match")
         state = finished.state
         return (finished.game, state.options, state.num_seats, finished.game.next_round(state),
-                finished.table, finished.flags & ~ABANDONED)
+                finished.table, finished.flags & ~ABANDONED, self._start_clock(request, finished))
 
     # --- RPCs -----------------------------------------------------------------------------------
     def ListGames(self, request, context):
@@ -243,7 +301,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         return pb.CommitResponse(sealed_seed=sealed, commitment=rng.commitment(seed))
 
     def Deal(self, request, context):
-        game, options, seats, match, table_id, flags = self._start(request, context)
+        game, options, seats, match, table_id, flags, start = self._start(request, context)
         seed, owner_entropy = self._seed(request)
         if request.HasField("seed"):
             flags |= CALLER_SEED
@@ -252,20 +310,27 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         _check_entropy(owner_entropy, request.seat_entropy, game.max_seats)
         state = game.deal(options, seed, rng.entropy(owner_entropy, request.seat_entropy), seats, match)
         _check_entropy(owner_entropy, request.seat_entropy, state.num_seats)
-        table = Table(0, game, state, table_id, flags)
+        now = self._now()
+        dealt = state
+        table = Table(0, game, state, table_id, flags, clocks.start(game, state, start.settings, now, start.autoplay))
+        events, applied = list(game.deal_events(state)), []
+        table = self._defaults(table, events, applied, now, autoplay=True)
+        state = table.state
         view_seat = _optional(request, "view_seat")
         seats_seen = _seats_of(OWNER_CALLER, state, view_seat)
         token, digest = self._seal(table)
         return pb.DealResponse(state=token, state_digest=digest, seq=state.step,
-                               views=_views(game, state, seats_seen, test_deal=table.test_deal),
+                               views=_views(game, state, seats_seen, test_deal=table.test_deal, clock=table.clock),
                                to_act=state.to_act, commitment=rng.commitment(seed),
-                               events=_events(game, game.deal_events(state), view_seat, (state,)),
+                               events=_events(game, events, view_seat, (dealt, state)),
                                match=convert.match_info(state.match),
+                               applied=[convert.action_out(a, game.notation) for a in applied],
+                               server_time_ms=now,
                                seat_credentials=[self.credentials.make(table_id, s) for s in range(state.num_seats)],
                                owner_credential=self.credentials.make(table_id, OWNER),
                                seat_play=pb.SEAT_PLAY_DIRECT if flags & DIRECT else pb.SEAT_PLAY_RELAYED,
-                               deliveries=_deliveries(game, state, game.deal_events(state), (state,),
-                                                      table.test_deal) if request.deliveries else ())
+                               deliveries=_deliveries(game, state, events, (dealt, state), table.test_deal,
+                                                      table.clock) if request.deliveries else ())
 
     def _seed(self, request) -> tuple[bytes, bytes]:
         """(seed, owner's entropy) of a Deal: sealed by Commit, the caller's (tests only), or new."""
@@ -317,55 +382,134 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         caller = self._caller(table, context, credential)
         out = pb.PlayResponse() if out is None else out
         before = state
+        now = self._now()
+        events, applied = [], []
+        owners_call = bool(request.answers or request.timeouts or request.autoplay_on or request.autoplay_off)
         if request.deliveries:
             _require_owner(caller, "ask for every seat's share")
-        if request.answers:
-            _require_owner(caller, "apply sealed answers")
-            if request.HasField("action"):
+        if owners_call:
+            _require_owner(caller, "apply sealed answers, timeouts or autoplay")
+            if request.answers and request.HasField("action"):
                 raise InvalidAction("give either an action or answers", Reason.MALFORMED_REQUEST)
-            events = []
+            table = self._set_autoplay(table, request.autoplay_on, request.autoplay_off)
             for answer in request.answers:
-                action = self._answer(table._replace(state=state), answer)
-                state, new = game.apply(state, action)
-                events += new
-        else:
+                action, made = self._answer(table, answer)
+                self._in_time(table, action, made)
+                table = self._apply(table, action, events, applied, now)
+        if request.HasField("action") or not owners_call:
             action = convert.action_in(request.action, game)
             _require_seat(caller, action.seat, "act")
+            if action.kind == TIMEOUT and not caller.owner:
+                raise PermissionDenied("only the table's owner applies a seat's default (TIMEOUT)", Reason.OWNER_ONLY)
+            self._in_time(table, action, now)
             if not caller.owner and (not table.flags & DIRECT or (game.phases[state.phase].simultaneous and
                                                                    action.kind in game.phases[state.phase].kinds)):
-                return self._seal_answer(table, action, out)  # relayed, or secret until the owner resolves
-            state, events = game.apply(state, action)
-        if state.finished and action.kind == ABANDON:  # Score reveals its seed only when asked
+                return self._seal_answer(table, action, out, now)  # relayed, or secret until the owner resolves
+            table = self._apply(table, action, events, applied, now)
+        if caller.owner:
+            count = len(applied)
+            table = self._defaults(table, events, applied, now, timeouts=request.timeouts, autoplay=True)
+            alone = not (request.answers or request.HasField("action") or request.autoplay_on or request.autoplay_off)
+            if request.timeouts and alone and len(applied) == count:
+                raise self._not_expired(table, now)
+        state = table.state
+        if state.finished and applied and applied[-1].kind == ABANDON:  # Score reveals its seed only when asked
             table = table._replace(flags=table.flags | ABANDONED)
-        table = table._replace(state=state)
         view_seat = _optional(request, "view_seat")
         seats = _seats_of(caller, state, view_seat)
         token, digest = self._seal(table)
         viewer = _event_seat(caller, view_seat)
         _events(game, events, viewer, (before, state), into=out.events)
-        _views(game, state, seats, into=out.views, test_deal=table.test_deal)
+        _views(game, state, seats, into=out.views, test_deal=table.test_deal, clock=table.clock)
         out.state, out.seq, out.state_digest, out.finished = token, state.step, digest, state.finished
         out.to_act.extend(game.to_act_for(state, _awaited_as(caller)))
+        out.server_time_ms = now
+        if caller.owner:
+            out.applied.extend(convert.action_out(a, game.notation) for a in applied)
         if request.deliveries:
-            out.deliveries.extend(_deliveries(game, state, events, (before, state), table.test_deal))
+            out.deliveries.extend(_deliveries(game, state, events, (before, state), table.test_deal, table.clock))
         return out
 
-    def _seal_answer(self, table: Table, action: Action, out) -> pb.PlayResponse:
-        """A seat's answer to a simultaneous decision, checked and sealed: the state stays."""
+    # --- the clock: late actions, timeouts and autoplay (core/clock.py computes the deadlines) ---------
+    def _apply(self, table: Table, action: Action, events: list, applied: list, now: int) -> Table:
+        """``table`` after ``action``, its events and the action appended; the deadlines advanced."""
+        game, before = table.game, table.state
+        state, new = game.apply(before, action)
+        events += new
+        applied.append(action)
+        return table._replace(state=state, clock=clocks.advance(game, table.clock, before, state, action.seat, now))
+
+    def _in_time(self, table: Table, action: Action, made: int | None) -> None:
+        """Raises IllegalAction (TOO_LATE) for an action of a seat made past its deadline (with
+        the tolerance); ABANDON and TIMEOUT are never late."""
+        if made is None or action.kind in (ABANDON, TIMEOUT) or action.seat not in table.state.to_act:
+            return
+        deadline = table.clock.deadline(action.seat)
+        if deadline and made > deadline + self.tolerance:
+            raise errors.with_metadata(IllegalAction(
+                f"seat {action.seat}'s time ran out {made - deadline} ms before its action: the owner applies "
+                f"its default (timeouts)", Reason.TOO_LATE), deadline_ms=deadline)
+
+    def _not_expired(self, table: Table, now: int):
+        waiting = [d for d in (table.clock.deadline(s) for s in table.state.to_act) if d]
+        message = "no awaited seat's deadline has passed"
+        if not waiting:
+            return IllegalAction(message + " (no awaited seat has a deadline)", Reason.NOT_EXPIRED)
+        retry = min(waiting) + self.tolerance + 1 - now
+        return errors.with_metadata(IllegalAction(f"{message}: the first passes in {retry} ms", Reason.NOT_EXPIRED),
+                                    retry_after_ms=retry)
+
+    def _set_autoplay(self, table: Table, on, off) -> Table:
+        n = table.state.num_seats
+        if any(s >= n for s in (*on, *off)):
+            raise InvalidAction(f"no seat {max((*on, *off))}", Reason.BAD_SEAT)
+        mask = table.clock.autoplay
+        for s in on:
+            mask |= 1 << s
+        for s in off:
+            mask &= ~(1 << s)
+        return table._replace(clock=table.clock._replace(autoplay=mask))
+
+    def _defaults(self, table: Table, events: list, applied: list, now: int, *, timeouts: bool = False,
+                  autoplay: bool = True) -> Table:
+        """Apply the game's default (TIMEOUT) for every awaited seat on autoplay, and with
+        ``timeouts`` for every one whose deadline passed, until none is left (at most
+        MAX_AUTOPLAY_STEPS: the next owner's call goes on)."""
+        for _ in range(MAX_AUTOPLAY_STEPS):
+            state, clock = table.state, table.clock
+            if state.finished:
+                break
+            seat, value = -1, 0
+            if autoplay and clock.autoplay:
+                seat = next((s for s in state.to_act if clock.autoplay >> s & 1), -1)
+                value = 1
+            if seat < 0 and timeouts:
+                expired = clock.expired(state, now, self.tolerance)
+                seat, value = (expired[0], 0) if expired else (-1, 0)
+            if seat < 0:
+                break
+            table = self._apply(table, Action(seat, TIMEOUT, value=value), events, applied, now)
+        return table
+
+    def _seal_answer(self, table: Table, action: Action, out, now: int) -> pb.PlayResponse:
+        """A seat's answer to a simultaneous decision, checked and sealed (with the time it was
+        made, for the clock): the state stays."""
         game, state = table.game, table.state
         verdict = game.check(state, action)
         if not verdict.legal:
             raise error_for(verdict.reason, verdict.message)
         action = verdict.action or action
         payload = marshal.dumps((action.seat, action.kind, action.cards, action.ranks, action.value,
-                                 action.declared, state.match.number, state.match.round), 2)
+                                 action.declared, state.match.number, state.match.round, now), 2)
         out.answer = self.sealer.seal(game.id, state.step, payload, table.table, kind=ANSWER)
         out.seq = state.step
         out.to_act.extend(game.to_act_for(state, action.seat))
+        out.server_time_ms = now
         return out
 
-    def _answer(self, table: Table, token: bytes) -> Action:
-        """The action of a seat's sealed answer, for this table and this decision.
+    def _answer(self, table: Table, token: bytes) -> tuple[Action, int | None]:
+        """The action of a seat's sealed answer, for this table and this decision, and when it
+        was made (None: sealed by an earlier release).
 
         Raises: InvalidAction (STATE_TOKEN_INVALID), IllegalAction (STALE_STATE).
         """
@@ -381,14 +525,18 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
             raise IllegalAction(f"a relayed move made at step {opened.seq}, not on this state (step {state.step})",
                                 Reason.STALE_STATE)
         try:
-            seat, kind, cards, ranks, value, declared, number, round_ = marshal.loads(opened.payload)
+            fields = marshal.loads(opened.payload)
+            seat, kind, cards, ranks, value, declared, number, round_ = fields[:8]
+            made = fields[8] if len(fields) > 8 else None
+            if len(fields) > 9 or (made is not None and type(made) is not int):
+                raise ValueError
             action = Action(seat, kind, tuple(cards), tuple(ranks), value, declared)
         except (ValueError, TypeError, EOFError):
             raise InvalidAction("a sealed answer that does not decode", Reason.STATE_TOKEN_INVALID) from None
         if (number, round_) != (state.match.number, state.match.round):
             raise IllegalAction(f"an answer sealed in round {round_} of match {number}, not in this round "
                                 f"({state.match.round} of match {state.match.number})", Reason.STALE_STATE)
-        return action
+        return action, made
 
     def _legal_actions(self, request, context, opened_tokens: dict | None = None, out=None,
                        credential: bytes | None = None) -> pb.LegalActionsResponse:
@@ -425,9 +573,10 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         caller = self._caller(table, context)
         view_seat = _optional(request, "view_seat")
         seats = _seats_of(caller, state, view_seat)
-        return pb.GetViewResponse(seq=state.step, views=_views(table.game, state, seats, test_deal=table.test_deal),
+        return pb.GetViewResponse(seq=state.step, views=_views(table.game, state, seats, test_deal=table.test_deal,
+                                                                clock=table.clock),
                                   to_act=table.game.to_act_for(state, _awaited_as(caller)),
-                                  finished=state.finished)
+                                  finished=state.finished, server_time_ms=self._now())
 
     def JudgeBatch(self, request, context):
         items = request.items
@@ -492,7 +641,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         if len(request.actions) > MAX_REPLAY_ACTIONS:
             raise LimitExceeded(f"at most {MAX_REPLAY_ACTIONS} actions per replay", Reason.REQUEST_TOO_LARGE)
         view_seat = _optional(request, "view_seat")
-        game, options, seats, match, table_id, flags = self._start(request, context)
+        game, options, seats, match, table_id, flags, start = self._start(request, context)
         views = 1 if view_seat is not None else min(seats or game.default_seats or game.min_seats, game.max_seats)
         if request.deliveries:  # each seat's share too, and the spectators'
             views += min(seats or game.default_seats or game.min_seats, game.max_seats) + 1
@@ -526,7 +675,8 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         out = pb.ReplayResponse(deal=deal, steps=steps, commitment=rng.commitment(request.seed),
                                 settlement=convert.settlement(game.settle(state)) if state.finished else None)
         if self.allow_caller_seed:  # a live state from a caller's seed: test servers only
-            out.state = self._seal(Table(state.step, game, state, table_id, flags | CALLER_SEED))[0]
+            clock = clocks.start(game, state, start.settings, self._now(), start.autoplay)
+            out.state = self._seal(Table(state.step, game, state, table_id, flags | CALLER_SEED, clock))[0]
             out.seat_credentials.extend(self.credentials.make(table_id, s) for s in range(state.num_seats))
             out.owner_credential = self.credentials.make(table_id, OWNER)
         return out

@@ -11,7 +11,9 @@ Layout (integers big-endian)::
 The header is the associated data: the key id, game, sequence number, table, kind and flags
 cannot be changed without the tag failing. ``kind`` says what the token holds (a state, a
 sealed seed, a sealed answer: one never opens as another); flag bit 0 marks a table dealt from
-a caller's seed (tests). The payload is padded to the game's fixed ``size`` before sealing, so
+a caller's seed (tests), bit 1 a table whose seats apply their own moves (DIRECT), bit 2 a round
+that ended by ABANDON, bit 3 a payload that starts with the table's clock record (deadlines and
+autoplay, ``referee.core.clock``: beside the state, never in its digest). The payload is padded to the game's fixed ``size`` before sealing, so
 every token of a game under one key has one length: its size tells nothing of the cards.
 Several keys may open; the active one seals (rotation).
 
@@ -46,6 +48,7 @@ STATE, SEED, ANSWER = 0, 1, 2  # token kinds
 CALLER_SEED = 1  # flag: dealt from a caller's seed (tests, replays)
 DIRECT = 2  # flag: seats apply their own moves (SEAT_PLAY_DIRECT); without it a seat's move is relayed
 ABANDONED = 4  # flag: the round ended by ABANDON (Score reveals its seed only when asked)
+CLOCKED = 8  # flag: the payload is the clock record (core/clock.py, fixed size) then the packed state
 PAD = 256  # a payload without a fixed size is padded to a multiple of this
 
 log = logging.getLogger(__name__)

@@ -41,7 +41,8 @@ def test_list_games_describes_doudizhu(stub):
     assert {"qq", "coins_rake", "coins_fixed_fee"} <= {p.name for p in ddz.presets}
     assert dict(next(p for p in ddz.presets if p.name == "coins_rake").values) == ddz_options(scoring="coins_rake")
     options = {o.name: o for o in ddz.options}
-    assert set(options) == {"rocket_as_kickers", "scoring", "room_coefficient", "room_fee", "first_bidder"}
+    assert set(options) == {"rocket_as_kickers", "scoring", "room_coefficient", "room_fee", "first_bidder",
+                            "clock", "clock_seconds"}
     assert list(options["scoring"].allowed) == [option_value(v) for v in ("points", "coins_fixed_fee", "coins_rake")]
     assert options["scoring"].default_value == option_value("points")
     assert options["rocket_as_kickers"].type == "bool"
@@ -53,9 +54,9 @@ def test_list_games_describes_doudizhu(stub):
 
 
 DDZ_EVENTS = {"DEAL", "BID_TURN", "BID", "REDEAL", "LANDLORD", "PLAY", "PASS", "BOMB", "TRICK_WON", "ABANDON",
-              "FINISH"}
+              "FINISH", "TIMEOUT"}
 MCR_EVENTS = {"DEAL", "FLOWER", "DRAW", "DISCARD", "CLAIM_WINDOW", "CHOW", "PUNG", "KONG", "WIN",
-              "DRAWN_GAME", "ABANDON"}
+              "DRAWN_GAME", "ABANDON", "TIMEOUT", "FALSE_WIN"}
 
 
 def test_list_games_describes_each_game_as_data(stub):
@@ -67,10 +68,10 @@ def test_list_games_describes_each_game_as_data(stub):
     assert (mcr.min_seats, mcr.max_seats, mcr.default_seats, mcr.card_space, mcr.card_ids) == (4, 4, 4, "mahjong", 144)
     # action kinds, with the Action fields each reads
     ddz_kinds = {k.name: list(k.fields) for k in ddz.action_kinds}
-    assert set(ddz_kinds) == {"PASS", "BID", "PLAY", "ABANDON"}
+    assert set(ddz_kinds) == {"PASS", "BID", "PLAY", "ABANDON", "TIMEOUT"}
     assert ddz_kinds["BID"] == ["value"] and ddz_kinds["PASS"] == [] and "cards" in ddz_kinds["PLAY"]
     mcr_kinds = {k.name: list(k.fields) for k in mcr.action_kinds}
-    assert set(mcr_kinds) == {"DISCARD", "CHOW", "PUNG", "KONG", "WIN", "PASS", "ABANDON"}
+    assert set(mcr_kinds) == {"DISCARD", "CHOW", "PUNG", "KONG", "WIN", "PASS", "ABANDON", "TIMEOUT"}
     assert all(mcr_kinds[k] == ["cards"] for k in ("DISCARD", "CHOW", "PUNG", "KONG"))
     # the game's own reasons, none of them a common one
     common = {v.name.removeprefix("REASON_CODE_") for v in errors_pb2.ReasonCode.DESCRIPTOR.values}

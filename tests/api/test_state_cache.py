@@ -24,7 +24,8 @@ NOBODY = _Context()
 
 
 def _servicer(size: int = 4096) -> RefereeServicer:
-    return RefereeServicer(Sealer(KeyRing.generate()), size, allow_caller_seed=True)
+    # one frozen time for both servicers: their answers' deadlines and server times are equal
+    return RefereeServicer(Sealer(KeyRing.generate()), size, allow_caller_seed=True, time_source=lambda: 1.8e9)
 
 
 def _deal(servicer: RefereeServicer, **fields) -> tuple[pb.DealResponse, _Context]:

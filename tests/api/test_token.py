@@ -11,12 +11,13 @@ from pathlib import Path
 import grpc
 import pytest
 
+from referee.core import clock as clocks
 from referee.core import rng
 from referee.core.errors import IllegalAction, InvalidAction, Reason
 from referee.core.registry import GAMES, get_game
 from referee.service import token as token_module
 from referee.service.credentials import bearer
-from referee.service.token import ANSWER, CALLER_SEED, ENV_KEYS, SEED, STATE, KeyRing, Sealer, check_seq
+from referee.service.token import ANSWER, CALLER_SEED, CLOCKED, ENV_KEYS, SEED, STATE, KeyRing, Sealer, check_seq
 from referee.v1 import actions_pb2, options_pb2
 from referee.v1 import referee_service_pb2 as pb
 
@@ -42,6 +43,10 @@ def _fields(token: bytes) -> dict[str, slice]:
     nonce = slice(flags.stop, flags.stop + 12)
     return {"version": slice(0, 1), "key id": kid, "game": game, "seq": seq, "table": table, "kind": kind,
             "flags": flags, "nonce": nonce, "ciphertext and tag": slice(nonce.stop, len(token))}
+
+
+def SEALED(game) -> int:  # noqa: N802 - what a state token's payload is padded to
+    return clocks.RECORD_BYTES + game.state_bytes
 
 
 def _token_bytes(game: str, kid: str, size: int) -> int:
@@ -265,7 +270,7 @@ def test_readme_states_the_token_size_of_every_game(stub):
                  for preset in ["", *game.presets] for seats in range(game.min_seats, game.max_seats + 1)
                  for entropy in (b"", bytes(256))}
         assert table[game_id] == (game.state_bytes, *dealt), game_id
-        assert dealt == {_token_bytes(game_id, "k1", game.state_bytes)}
+        assert dealt == {_token_bytes(game_id, "k1", SEALED(game))}
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -292,7 +297,7 @@ def test_every_token_of_a_game_has_one_length(stub, game):
     for n in range(40):  # and many deals
         lengths.add(len(stub.Deal(pb.DealRequest(game=game, client_entropy=rnd.randbytes(n * 6))).state))
     assert states > 100
-    assert lengths == {_token_bytes(game, "k1", GAMES[game].state_bytes)}
+    assert lengths == {_token_bytes(game, "k1", SEALED(GAMES[game]))}
     # every seat's move is sealed (SEAT_PLAY_RELAYED; mcr's claim windows too): all of one length,
     # a pass and a play alike
     assert answers > 30 and len(answer_lengths) == 1
@@ -316,7 +321,7 @@ def test_the_longest_caller_seed_and_entropy_still_seal_to_the_games_size(stub, 
         reply = stub.Play(pb.PlayRequest(state=state, action=rnd.choice(legal.actions).action))
         tokens.append(reply.state)
         state, to_act, finished = reply.state, reply.to_act, reply.finished
-    assert {len(t) for t in tokens} == {_token_bytes(game, "k1", GAMES[game].state_bytes)}
+    assert {len(t) for t in tokens} == {_token_bytes(game, "k1", SEALED(GAMES[game]))}
 
 
 def _option_value(value: int) -> options_pb2.OptionValue:
@@ -366,7 +371,7 @@ def test_the_server_refuses_a_token_whose_header_was_changed(stub, seeded_deal, 
     deal, other = seeded_deal(b"header-1"), seeded_deal(b"header-2")
     owner = (bearer(deal.owner_credential),)
     at = _fields(deal.state)
-    assert deal.state[at["flags"]] == bytes([CALLER_SEED])  # dealt from a caller's seed
+    assert deal.state[at["flags"]] == bytes([CALLER_SEED | CLOCKED])  # dealt from a caller's seed, with a clock
     value = {"table": other.state[_fields(other.state)["table"]], "kind": bytes([ANSWER]), "flags": bytes([0])}[field]
     assert value != deal.state[at[field]]
     bad = _with(deal.state, at[field], value)
@@ -409,6 +414,6 @@ def test_bench_reports_token_costs():
     costs = bench.token_costs(0.03)
     game = get_game("doudizhu")
     assert costs["state_bytes"] == len(game.pack(game.deal(game.make_options(), b"bench")))
-    assert costs["token_bytes"] == _token_bytes("doudizhu", "ephemeral", game.state_bytes)
+    assert costs["token_bytes"] == _token_bytes("doudizhu", "ephemeral", SEALED(game))
     assert all(costs[k] > 0 for k in ("sha256_us", "seal_us", "open_us", "credential_check_us",
                                       "credential_check_cached_us"))

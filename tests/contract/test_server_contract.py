@@ -28,8 +28,9 @@ from referee.v1 import referee_service_pb2_grpc as pb_grpc
 
 @pytest.fixture(scope="module")
 def stub(toy_registered):
-    server = RefereeServer(Config(port=0, drain=0, grace=0, max_connection_age_s=86400, allow_caller_seed=True),
-                           KeyRing.generate()).start()
+    # a clock that never moves: no action is late however slow the machine (tests/api/test_clock.py moves one)
+    server = RefereeServer(Config(port=0, drain=0, grace=0, max_connection_age_s=86400, allow_caller_seed=True,
+                                  time_source=lambda: FROZEN_TIME), KeyRing.generate()).start()
     with grpc.insecure_channel(server.address) as channel:
         yield pb_grpc.RefereeServiceStub(channel)
     server.stop(drain=0, grace=0)
@@ -49,7 +50,7 @@ def test_list_games_describes_every_game(stub, game):
         (name, k.help, k.per_seat) for name, k in game.deal_cards.items()]
     assert {v.name: v.help for v in info.deal_values} == dict(game.deal_values)
     assert list(info.capabilities) == list(game.capabilities())
-    assert [o.name for o in info.options] == [o.name for o in game.option_infos()]
+    assert [o.name for o in info.options] == [o.name for o in game.option_infos() + game.clock_option_infos()]
     assert info.card_ids == game.notation.id_count
 
 
@@ -116,7 +117,7 @@ def test_a_round_through_the_server_is_the_core_round(stub, game):
         before = core
         core, events = game.apply(core, action)
         assert reply.state_digest == game.digest(core) and reply.seq == core.step
-        assert list(reply.views) == [_view(game, core, seat)]
+        assert [_unclocked(v, game, core) for v in reply.views] == [_view(game, core, seat)]
         assert list(reply.to_act) == list(game.to_act_for(core, awaited_as)) and reply.finished == core.finished
         _check_events(game, reply.events, events, seat, before, core)
         token = reply.state
@@ -145,6 +146,22 @@ def test_a_round_through_the_server_is_the_core_round(stub, game):
     assert (nxt.match.round, list(nxt.match.totals), nxt.match.number) == (expected.round, list(expected.totals),
                                                                             expected.number)
     assert nxt.owner_credential == deal.owner_credential and list(nxt.seat_credentials) == list(deal.seat_credentials)
+
+
+FROZEN_TIME = 1_800_000_000.0
+
+
+def _unclocked(msg, game, state):
+    """A view without its clock fields, once they are checked: the viewer's own deadline when it is
+    awaited and the public ones, under the game's default clock (none when it is off)."""
+    on = game.clock_default != "off" and not state.finished
+    assert bool(msg.deadline_ms) == (on and msg.seat in state.to_act)
+    assert all(bool(s.deadline_ms) == (on and i in msg.to_act) for i, s in enumerate(msg.seats))
+    assert all(d > FROZEN_TIME * 1000 for d in [msg.deadline_ms] + [s.deadline_ms for s in msg.seats] if d)
+    msg.deadline_ms = 0
+    for s in msg.seats:
+        s.deadline_ms = 0
+    return msg
 
 
 def _view(game, state, seat):

@@ -249,7 +249,8 @@ def test_rule_1_bad_tile_text(text, reason):
 def test_registry_and_options():
     assert get_game("mcr") is MCR and MCR.min_seats == MCR.max_seats == 4
     assert {i.name: i.default for i in MCR.option_infos()} == {"dealer": 0, "prevalent_wind": 0,
-                                                                "min_points": 8, "hands": 16}
+                                                                "min_points": 8, "hands": 16,
+                                                                "false_win_penalty": 0}
     assert MCR.make_options(overrides={"prevalent_wind": 3}).prevalent_wind == 3
     assert MCR.make_options(overrides={"hands": 4}).hands == 4
     for bad in ({"prevalent_wind": 4}, {"dealer": 4}, {"dealer": -2}, {"min_points": True}, {"hands": 0}):

@@ -61,7 +61,8 @@ def test_mcr_options_their_defaults_and_ranges():
     hands 16 (1..64): each bound is accepted, one past it refused."""
     infos = {i.name: (i.type, i.default, i.minimum, i.maximum) for i in MCR.option_infos()}
     assert infos == {"dealer": ("int", 0, -1, 3), "prevalent_wind": ("int", 0, 0, 3),
-                     "min_points": ("int", 8, 0, 88), "hands": ("int", 16, 1, 64)}
+                     "min_points": ("int", 8, 0, 88), "hands": ("int", 16, 1, 64),
+                     "false_win_penalty": ("int", 0, 0, 1000)}
     for name, (_, _, low, high) in infos.items():
         assert getattr(MCR.make_options(overrides={name: low}), name) == low
         assert getattr(MCR.make_options(overrides={name: high}), name) == high
@@ -843,20 +844,20 @@ def test_mcr_views_a_won_hand_shows_the_winners_tiles_only():
 
 
 def test_mcr_a_state_token_is_a_packed_tuple():
-    """``pack`` writes the version byte 2, then marshal format 2 of the state's fields in declared
+    """``pack`` writes the version byte 3 (rule 16's false wins), then marshal format 2 of the state's fields in declared
     order (records flattened to tuples, the fans as bytes); ``unpack`` takes those bytes and
     nothing else: the same values marshalled as a list are refused (STATE_TOKEN_INVALID), so
     are too few or too many values, another version byte and bytes that are no state."""
     state = MCR.deal(Options(), b"token")
     packed = MCR.pack(state)
-    assert packed[0] == 2 and MCR.unpack(packed) == state
+    assert packed[0] == 3 and MCR.unpack(packed) == state
     values = marshal.loads(packed[1:])
-    assert packed == b"\x02" + marshal.dumps(values, 2)
-    assert values == ((0, 0, 8, 16), b"token", b"", (0, (0, 0, 0, 0), None, 0), 0, 0, state.wall, state.front,
+    assert packed == b"\x03" + marshal.dumps(values, 2)
+    assert values == ((0, 0, 8, 16, 0), b"token", b"", (0, (0, 0, 0, 0), None, 0), 0, 0, state.wall, state.front,
                       state.back, state.hands, ((), (), (), ()), ((), (), (), ()), state.flowers, TURN, (0,), 0,
-                      state.drawn, False, -1, ((), ()), -1, -1, b"", 0, 0, 0, -1, 0)
-    for data in (b"\x02" + marshal.dumps(list(values), 2), b"\x02" + marshal.dumps(values[:-1], 2),
-                 b"\x02" + marshal.dumps(values + (0,), 2), b"\x03" + packed[1:], packed[:-1], b"not a state"):
+                      state.drawn, False, -1, ((), ()), -1, -1, b"", 0, 0, 0, -1, 0, (0, 0, 0, 0))
+    for data in (b"\x03" + marshal.dumps(list(values), 2), b"\x03" + marshal.dumps(values[:-1], 2),
+                 b"\x03" + marshal.dumps(values + (0,), 2), b"\x04" + packed[1:], packed[:-1], b"not a state"):
         with pytest.raises(InvalidAction) as error:
             MCR.unpack(data)
         assert error.value.reason == Reason.STATE_TOKEN_INVALID

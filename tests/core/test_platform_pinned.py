@@ -407,7 +407,7 @@ def test_game_an_unknown_kind_is_echoed_to_20_characters_with_the_kinds():
     game = GAMES["doudizhu"]
     verdict = game.check(game.deal(game.make_options(), b"kinds"), Action(0, "X" * 30))
     assert verdict.reason == Reason.BAD_ACTION
-    assert verdict.message == f"doudizhu has no action {'X' * 20!r} (kinds: ABANDON, BID, PASS, PLAY)"
+    assert verdict.message == f"doudizhu has no action {'X' * 20!r} (kinds: ABANDON, BID, PASS, PLAY, TIMEOUT)"
 
 
 def test_cards_formatted_by_rank_then_suit_then_deck():

@@ -144,3 +144,14 @@ def test_final_counts_replace_the_csv_counts(tmp_path):
         ("grpc", "Play", "12", "1"), ("", "Aggregated", "10", "0"), ("game", "jielong/jokers", "1", "0")]
     table, summary = runner.summarize(merged, 5, 1.0, 1.0)
     assert summary["failures"] == 1 and summary["games_by_name"] == {"jielong/jokers": 1}
+
+
+def test_the_games_profile_times_out_seats_that_never_answer(tmp_path):
+    """Issue 23: with every table having a seat that never answers (clock "seconds", 2 s), the
+    owner asks for the defaults once the deadline passes and checks the silent seat's TIMEOUT was
+    applied after the others' answers, then puts the seat on autoplay: no failure, timeouts
+    counted, rounds played to the end."""
+    proc, summary = run_load(tmp_path, "--profile", "games", "--games", "doudizhu,mcr", "--users", "4",
+                             "--seconds", "25", "--timeout-rate", "1")
+    _check(proc, summary, tmp_path, games=True)  # rounds end: after three timeouts the seat is on autoplay
+    assert summary["timeouts"] > 0, proc.stdout[-3000:]

@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 CORE = ROOT / "core"
 DRIVING = ("tests/core", "tests/contract", "tests/golden", "tests/regressions")
-PLATFORM = ("game", "tricks", "decisions", "asking", "codec", "seats", "cards", "rng")
+PLATFORM = ("game", "tricks", "decisions", "asking", "codec", "seats", "cards", "rng", "clock")
 # the service's trust path: who may call what (credentials), the sealed state (token), the one
 # error mapping (errors) and the servicer that converts, checks seats and delegates
 SERVICE = ("service/credentials", "service/errors", "service/servicer", "service/token")
@@ -60,7 +60,8 @@ SERVICE_DIR = ROOT / "service"
 # that need node, chromium or minutes of subprocesses, and the contract's server playouts
 DRIVING_SERVICE = tuple(f"tests/api/{name}.py" for name in (
     "test_token", "test_trust", "test_trust_pinned", "test_service_pinned", "test_relayed", "test_rpc",
-    "test_server", "test_replay", "test_state_cache", "test_batch", "test_convert", "test_enums", "test_connect")) + (
+    "test_server", "test_replay", "test_state_cache", "test_batch", "test_convert", "test_enums", "test_connect",
+    "test_clock")) + (
     "tests/contract/test_server_contract.py",)
 # infrastructure, no rules: never mutated
 NOT_RULES = ("_cython_shim", "errors", "registry", "speedups")  # and every package's __init__

@@ -212,6 +212,13 @@ class Bidaxiao(Game):
         "ABANDON": EventType("the seat left"),
     }
 
+    def default_action(self, state, seat):
+        """A seat whose time ran out, or on autoplay (托管), plays its lowest card (the lowest id
+        of the lowest value)."""
+        ace_high = state.options.ace_high
+        low = min(cardlib.from_mask(state.hands[seat]), key=lambda c: (strength(c, ace_high), c))
+        return Action(seat, PLAY, (low,))
+
     def _deal(self, options, seed, entropy, seats, match):
         deck = rng.Stream(rng.deal_key(seed, entropy), "deal").shuffle(_deck(options))
         dealt = seats * options.hand_size

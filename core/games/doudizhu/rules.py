@@ -462,6 +462,14 @@ class Doudizhu(Game):
                                                   "abandoned": "the seat that left"}),
     }
 
+    def default_action(self, state: State, seat: int) -> Action:
+        """A seat whose time ran out, or on autoplay (托管): bidding, PASS (不叫), but the last seat
+        asked bids 1 when nobody has bid, so defaults never redeal forever; playing, PASS (不出),
+        and on a lead the lowest single (the hint list's first play)."""
+        if state.phase == BIDDING and len(state.asking) == 1 and max(state.bids) <= 0:
+            return Action(seat, BID, value=1)
+        return super().default_action(state, seat)
+
     def _deal(self, options: Options, seed: bytes, entropy: bytes, seats: int, match: Match) -> State:
         key = rng.deal_key(seed, entropy)
         if match.round:

@@ -70,8 +70,20 @@ ends the hand: the leaver pays 8 to each other seat (our choice).
 Matches (rule 13): the next hand of a match is dealt from the finished one (``next_round``):
 the deal passes to the next seat whoever won, the prevalent wind turns after every four hands
 (E, S, W, N from ``options.prevalent_wind``), and after ``options.hands`` hands (16) the match is
-over. ``options.dealer`` and ``options.prevalent_wind`` are the first hand's. Not implemented
-yet: the clocks of rules 14-15 and rule 16's ``false_win_penalty`` (a false win is refused).
+over. ``options.dealer`` and ``options.prevalent_wind`` are the first hand's.
+
+Clock (rules 14-15), on the platform's clock (``core/clock.py``; the table's option ``clock``,
+default ``seed``): the dealer's first discard within 30 s of the deal, every later turn within 15 s
+of the discard that opened the claim window it follows (the claim included), 3 s for every claim
+or robbing window. The default action (a timeout, autoplay): a turn discards the tile just drawn,
+after a chow or pung the rightmost concealed tile in id order; a window answers PASS.
+
+False win (rule 16): a WIN that is not one (NOT_WIN, UNDER_8) is refused and nothing changes;
+with ``options.false_win_penalty`` > 0 it is taken instead as a false win 诈和 (FALSE_WIN event,
+values penalty): the hand goes on (on a turn the seat still has to play; in a window the answer
+counts as a pass, kept as (PASS, tile) and told when the window closes), and at the end of the
+hand the claimant pays the penalty to each other seat per false win (breakdown
+``false_win_penalty``), whatever the outcome. At most 15 false wins a seat a hand, then refused.
 
 Legal actions, in this order: turn: DISCARD once per tile kind held (its lowest id), each KONG,
 WIN last; claim window: PASS, each CHOW (the lowest ids of the two tiles), PUNG, KONG, WIN last.
@@ -114,6 +126,7 @@ from . import fans as mcr
 from ...cards import from_mask
 from ...decisions import DecisionPhase, Window
 from ...codec import Blob, Choice, Index, Layout, Mask, OneOf, Seq, Small
+from ...clock import Limit
 from ...errors import IllegalAction, InvalidAction, Reason, quote
 from ...game import (ABANDON, COMMON_KINDS, EMPTY, PASS, Action, ActionKind, Combo, DealKey, Event, EventType, Finished,
                    Game, Knowledge, Match, Meld, Moves, SeatView, Settlement, Verdict, View, held, option)
@@ -140,6 +153,9 @@ CHOW_MELD, PUNG_MELD, KONG_MELD = int(mcr.MeldKind.CHI), int(mcr.MeldKind.PENG),
 
 # the game's own action kinds (PASS and ABANDON are common)
 DISCARD, CHOW, PUNG, KONG, WIN = "DISCARD", "CHOW", "PUNG", "KONG", "WIN"
+MAX_FALSE_WINS = 15  # rule 16: a seat's false wins in a hand; past it a false win is refused as without a penalty
+FALSE_WIN = "false_win"  # a verdict's detail: a false win under false_win_penalty (rule 16)
+FIRST_DISCARD_MS, TURN_MS, CLAIM_MS = 30_000, 15_000, 3_000  # rule 14 (clock=seed)
 CLAIM_PRIORITY = {WIN: 3, PUNG: 2, KONG: 2, CHOW: 1, PASS: 0}  # rule 5
 MELD_NAMES = {CHOW_MELD: "chow", PUNG_MELD: "pung", KONG_MELD: "kong"}
 
@@ -268,6 +284,9 @@ class Options:
                              minimum=0, maximum=88)
     hands: int = option(16, "rule 13: hands (盘) in a match (局); the deal rotates every hand, the "
                         "prevalent wind every four", minimum=1, maximum=64)
+    false_win_penalty: int = option(0, "rule 16: a false win 诈和 (not a win, or under the minimum) costs the "
+                                    "claimant this many points to each other seat at the end of the hand, which goes "
+                                    "on; 0: refused (NOT_WIN, UNDER_8)", minimum=0, maximum=1000)
 
 
 class Carry(NamedTuple):
@@ -308,6 +327,7 @@ class State(NamedTuple):
     outcome: int = PLAYING
     abandoned: int = -1
     step: int = 0
+    false_wins: tuple[int, ...] = (0,) * 4  # rule 16: each seat's false wins (false_win_penalty)
 
     num_seats = SEATS
 
@@ -512,8 +532,22 @@ def check_turn(state: State, action: Action) -> Verdict:
     if action.kind == KONG:
         return _check_turn_kong(state, action)
     if state.drawn < 0:
-        return Verdict.no(NOT_WIN, "no tile drawn: after a chow or pung, discard")
-    return _check_win(state, action, state.drawn, True, state.after_kong)
+        return _false_win(state, action, Verdict.no(NOT_WIN, "no tile drawn: after a chow or pung, discard"))
+    return _false_win(state, action, _check_win(state, action, state.drawn, True, state.after_kong))
+
+
+def _false_win(state: State, action: Action, verdict: Verdict) -> Verdict:
+    """Rule 16: under ``false_win_penalty`` a win that is not one (NOT_WIN, UNDER_8) is taken as
+    a false win 诈和: penalized at the end of the hand, the hand going on (the seat still on turn;
+    in a claim window the answer counts as a pass). Without it, or past MAX_FALSE_WINS, refused."""
+    if (verdict.legal or verdict.reason not in (NOT_WIN, UNDER_8) or not state.options.false_win_penalty
+            or state.false_wins[action.seat] >= MAX_FALSE_WINS):
+        return verdict
+    if state.phase == TURN:
+        return Verdict.ok(f"false win 诈和: {verdict.message}", action=Action(action.seat, WIN), detail=FALSE_WIN)
+    # kept in the window as a pass naming the tile: the window's close counts the penalty
+    return Verdict.ok(f"false win 诈和: {verdict.message}", action=Action(action.seat, PASS, (state.tile,)),
+                      detail=FALSE_WIN)
 
 
 def apply_turn(state: State, action: Action, verdict: Verdict):
@@ -522,6 +556,8 @@ def apply_turn(state: State, action: Action, verdict: Verdict):
     seat = action.seat
     if action.kind == DISCARD:
         _discard(t, seat, action.cards[0], events)
+    elif action.kind == WIN and verdict.detail == FALSE_WIN:
+        _penalize(t, seat, events)
     elif action.kind == WIN:
         _win(t, seat, t.drawn, -1, SELF_DRAWN, verdict.detail, events)
     else:
@@ -533,8 +569,13 @@ def check_claim(state: State, action: Action) -> Verdict:
     if action.kind == PASS:
         return Verdict.ok("pass", action=Action(action.seat, PASS))
     if action.kind == WIN:
-        return _check_win(state, action, state.tile, False, state.phase == ROB)
+        return _false_win(state, action, _check_win(state, action, state.tile, False, state.phase == ROB))
     return _check_claim(state, action)
+
+
+def _penalize(t, seat: int, events: list) -> None:
+    t.false_wins = t.false_wins[:seat] + (t.false_wins[seat] + 1,) + t.false_wins[seat + 1:]
+    events.append(Event("FALSE_WIN", seat, values={"penalty": t.options.false_win_penalty}))
 
 
 def claim_actions(state: State, seat: int):
@@ -543,6 +584,9 @@ def claim_actions(state: State, seat: int):
 
 def close_window(state: State, events: list) -> State:
     t = _Table(state)
+    for seat, answer in zip(t.window.asked, t.window.answers):
+        if answer[0] == PASS and len(answer) > 1:  # a false win (rule 16), kept as a pass naming the tile
+            _penalize(t, seat, events)
     _close_window(t, events)
     return t.freeze()
 
@@ -579,9 +623,15 @@ class Mahjong(Game):
                                                                 Index("cards", 0)), 4)), SEATS),
                     "winner": Index(SEATS), "payer": Index(SEATS), "fans": Blob(2 * len(FANS)),
                     "points": Small, "total": Small, "outcome": Index(len(OUTCOME_NAMES), 0),
-                    "abandoned": Index(SEATS), "step": Small}
+                    "abandoned": Index(SEATS), "step": Small,
+                    "false_wins": Seq(Index(MAX_FALSE_WINS + 1, 0), SEATS)}
+    state_version = 3
     # the release before the state codec: no version byte; the fans a tuple of (id, count) pairs
-    state_layouts = {1: Layout("options seed entropy match dealer prevalent_wind wall front back hands melds discards "
+    # version 2: no false wins (rule 16), and the options without false_win_penalty (read by position)
+    state_layouts = {2: Layout("options seed entropy match dealer prevalent_wind wall front back hands melds discards "
+                               "flowers phase to_act turn drawn after_kong tile window winner payer fans points total "
+                               "outcome abandoned step"),
+                     1: Layout("options seed entropy match dealer prevalent_wind wall front back hands melds discards "
                                "flowers phase to_act turn drawn after_kong tile window winner payer fans points total "
                                "outcome abandoned step", upgrade=lambda old: {
                                    **old, "fans": bytes(b for pair in old["fans"] for b in pair)})}
@@ -632,6 +682,8 @@ class Mahjong(Game):
         "WIN": EventType("a win", {"from": "the payer, -1 self-drawn", "points": "fan points",
                                    "total": "with flowers", "self_drawn": "0/1", "robbed_kong": "0/1"}),
         "DRAWN_GAME": EventType("the wall is exhausted (荒牌)"),
+        "FALSE_WIN": EventType("a false win 诈和 under false_win_penalty (rule 16): the hand goes on, the seat pays at "
+                               "its end", {"penalty": "points the seat pays each other seat"}),
         "ABANDON": EventType("the seat left the hand"),
     }
     extras = ("fans",)
@@ -644,7 +696,8 @@ class Mahjong(Game):
                  "fan_points": "the fans' points, flowers not counted", "flowers": "a point per flower",
                  "total": "fan points and flowers", "base": "the base every loser pays (8)", "winner": "the winning seat",
                  "payer": "the discarder or the robbed seat, -1 self-drawn", "dealer": "the dealer's seat",
-                 "escaped_seat": "the seat that left"}
+                 "escaped_seat": "the seat that left",
+                 "false_win_penalty": "rule 16: points a false win 诈和 costs (false_win_penalty), when any was made"}
 
     def _deal(self, options: Options, seed: bytes, entropy: bytes, seats: int, match: Match) -> State:
         key = rng.deal_key(seed, entropy)
@@ -682,6 +735,31 @@ class Mahjong(Game):
         return events + [Event("FLOWER", s, state.flowers[s]) for s in range(SEATS) if state.flowers[s]]
 
     # matches (rule 13) ---------------------------------------------------------------------------
+    clock_modes = {"seed": "rule 14: the dealer's first discard within 30 s of the deal, every other turn within "
+                           "15 s of the previous discard (a claim's window included), 3 s for every claim window"}
+    clock_default = "seed"
+
+    def time_limit(self, state: State, seat: int, clock) -> Limit:
+        """Rule 14 under ``clock=seed``: 30 s for the dealer's first discard (no tile discarded or
+        claimed yet), 15 s for every other turn counted from the discard that opened the claim
+        window it follows, 3 s for a claim or robbing window."""
+        if clock.mode != "seed":
+            return super().time_limit(state, seat, clock)
+        if state.phase != TURN:
+            return Limit(CLAIM_MS)
+        if seat == state.dealer and not any(state.discards) and not any(state.melds):
+            return Limit(FIRST_DISCARD_MS)
+        return Limit(TURN_MS, from_window=True)
+
+    def default_action(self, state: State, seat: int) -> Action:
+        """Rule 15: a turn discards the tile just drawn (after a chow or pung, the rightmost
+        concealed tile in id order); a claim or robbing window answers PASS."""
+        if state.phase != TURN:
+            return Action(seat, PASS)
+        hand = state.hands[seat]
+        tile = state.drawn if state.drawn >= 0 and hand >> state.drawn & 1 else hand.bit_length() - 1
+        return Action(seat, DISCARD, (tile,))
+
     def match_over(self, state: State) -> bool:
         return state.match.round + 1 >= state.options.hands
 
@@ -1022,6 +1100,14 @@ def settle(state: State) -> Settlement:
             points[state.winner] += pay
         breakdown += [("winner", state.winner), ("payer", state.payer)]
     breakdown.append(("dealer", state.dealer))
+    penalty = state.options.false_win_penalty
+    if any(state.false_wins):  # rule 16: each false win pays the penalty to each other seat
+        for s, n in enumerate(state.false_wins):
+            for other in range(SEATS):
+                if other != s:
+                    points[s] -= n * penalty
+                    points[other] += n * penalty
+        breakdown.append(("false_win_penalty", penalty))
     winners = (state.winner,) if state.winner >= 0 else ()
     return Settlement(tuple(points), winners, OUTCOME_NAMES[state.outcome], tuple(breakdown))
 
