@@ -581,7 +581,7 @@ QUICK_SECONDS = 20  # a service mutant's first pass: its fastest tests up to thi
 def quick(selected: list[str], coverage_map: dict) -> tuple[list[str], float]:
     """The first pass over a service mutant: the map's tests, fastest first, up to QUICK_SECONDS
     (a mutant the API breaks dies in its first tests; one that survives them is run again with
-    every test that ran its line, ``--rerun``, once its survivors are triaged)."""
+    every test that ran its line by ``--rerun``, once its survivors are triaged)."""
     seconds = dict(map(tuple, coverage_map["tests"]))
     kept, total = [], 0.0
     for nodeid in selected:
@@ -701,12 +701,11 @@ def _test(args) -> int:
         # follow the map's own (one pytest run: the map's tests first, to stop at the first
         # failure soon)
         # (a service module's mutant takes the map's tests alone when there are some: its server runs
-        # for every test that calls it, and the other tests of the API files take minutes; a rerun
-        # of its survivors takes the files too)
+        # for every test that calls it, and the other tests of the API files take minutes)
         running = files_running(coverage_map, module)
         files = tuple(f"{name}::" for name in importing_files(workdir, module, tree) if name in running)
         chosen = set(selected)
-        rest = [] if is_service(module) and chosen and not meta.get("rerun") else [
+        rest = [] if is_service(module) and chosen else [
             (nodeid, seconds) for nodeid, seconds in coverage_map["tests"]
             if nodeid.startswith(files) and nodeid not in chosen]
         if is_service(module) and chosen and not meta.get("rerun"):
