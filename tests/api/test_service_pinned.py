@@ -42,7 +42,8 @@ def test_a_checked_credential_is_remembered_up_to_the_cache_size(monkeypatch):
     cache.caller(TABLE, made[2])  # the third pushes the first out
     assert len(computed) == 3
     cache.caller(TABLE, made[2])
-    assert len(computed) == 3
+    cache.caller(TABLE, made[1])
+    assert len(computed) == 3  # the two newest are held
     cache.caller(TABLE, made[0])
     assert len(computed) == 4
     none = Credentials(ring, cache=0)
@@ -466,7 +467,7 @@ def test_a_sealed_seed_or_answer_of_another_layout_is_an_invalid_token_not_a_cra
     deal = service.Deal(pb.DealRequest(game="bidaxiao", seed=b"old answer"), None)
     table = service.sealer.open(deal.state).table
     context = type("Owner", (), {"invocation_metadata": lambda self: (bearer(deal.owner_credential),)})()
-    for payload in (b"", marshal.dumps((0, "PLAY", (1,), (), 0, "")), b"\xff not marshal"):
+    for payload in (b"", marshal.dumps((0, "PLAY", (1,), (), 0, "")), marshal.dumps(5), b"\xff not marshal"):
         answer = service.sealer.seal("bidaxiao", 0, payload, table, kind=ANSWER)
         with pytest.raises(InvalidAction, match="a sealed answer that does not decode"):
             service.Play(pb.PlayRequest(state=deal.state, answers=[answer]), context)
@@ -518,3 +519,42 @@ def test_replay_deliveries_carry_the_views_flags_of_its_steps(raw_stub):
     for step in [replay.deal, *replay.steps]:
         assert step.deliveries and all(not d.view.test_deal for d in step.deliveries)
         assert all(not v.test_deal for v in step.views)
+
+
+def test_a_token_of_another_format_version_says_which():
+    from referee.core.errors import InvalidAction
+
+    sealer = Sealer(KeyRing("k1", {"k1": bytes(32)}))
+    token = sealer.seal("doudizhu", 3, b"payload")
+    with pytest.raises(InvalidAction, match="unsupported format version 7$"):
+        sealer.open(bytes((7,)) + token[1:])
+
+
+def test_a_view_of_a_seat_outside_the_table_is_bad_seat(stub):
+    deal = stub.Deal(pb.DealRequest(game="doudizhu", seed=b"bad view seat"))
+    for seat in (-2, 3):
+        code, info, _ = error_of(stub.GetView, pb.GetViewRequest(state=deal.state, view_seat=seat))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT and info.reason == "BAD_SEAT"
+    assert [v.seat for v in stub.GetView(pb.GetViewRequest(state=deal.state, view_seat=-1)).views] == [-1]
+
+
+def test_an_event_of_one_hidden_card_is_hidden_whatever_the_card():
+    """Events reach a viewer with their cards only when it may know all of them: a single card of
+    another seat's hand (here card id 0) is withheld from the other seats and the spectators."""
+    from referee.core.game import Event
+    from referee.core.registry import get_game
+    from referee.service.servicer import _events
+
+    game = get_game("doudizhu")
+    for n in range(100):
+        state = game.deal(game.make_options(), b"card zero %d" % n)
+        holder = next((s for s in range(3) if state.hands[s] & 1), None) if hasattr(state, "hands") else None
+        if holder is not None:
+            break
+    else:
+        raise AssertionError("no deal in 100 where a seat holds card 0")
+    event = Event("DRAW", holder, cards=(0,))
+    for viewer in (-1, (holder + 1) % 3):
+        assert not _events(game, [event], viewer, (state,))[0].cards.ids
+    assert list(_events(game, [event], holder, (state,))[0].cards.ids) == [0]
+    assert list(_events(game, [event], None, (state,))[0].cards.ids) == [0]  # the owner
