@@ -219,8 +219,8 @@ def test_a_truncated_legal_actions_answer_keeps_the_actions_without_cards(stub):
     class BigHandThatMayPass(BigHand):
         id = "gouji-big-hand-pass"
 
-        def legal_actions(self, state, seat):
-            return [*super().legal_actions(state, seat), (Action(seat, PASS), None)]
+        def legal_actions(self, state, seat):  # the longest plays first, the singles last
+            return [*reversed(super().legal_actions(state, seat)), (Action(seat, PASS), None)]
 
     game = register(BigHandThatMayPass())
     try:
@@ -236,7 +236,7 @@ def test_a_truncated_legal_actions_answer_keeps_the_actions_without_cards(stub):
     # the first plays of the game's own list
     assert (60 << 10) - 400 < answer.ByteSize() <= (60 << 10) + 8
     every = [tuple(sorted(a.cards)) for a, _ in game.legal_actions(game.deal(game.make_options(), b"big"), 0)]
-    assert plays == every[:len(plays)]
+    assert plays == every[:len(plays)]  # a prefix: no shorter play squeezed in after the first that did not fit
 
 
 def test_a_key_in_the_environment_with_a_colon_in_its_value_is_not_base64():
@@ -344,7 +344,7 @@ def test_the_credential_format_is_the_documented_one():
 
 
 def test_an_authorization_that_is_not_base64url_is_unauthenticated():
-    for value in ("Bearer ***", "Bearer ab$d", "Bearer ", "Basic abcd"):
+    for value in ("Bearer ***", "Bearer ab$d", "Bearer ab$cd", "Bearer a.bcd", "Bearer ", "Basic abcd"):
         with pytest.raises(creds.Unauthenticated) as caught:
             creds.parse_bearer(value)
         assert caught.value.reason == "CREDENTIAL_INVALID"
@@ -558,3 +558,20 @@ def test_an_event_of_one_hidden_card_is_hidden_whatever_the_card():
         assert not _events(game, [event], viewer, (state,))[0].cards.ids
     assert list(_events(game, [event], holder, (state,))[0].cards.ids) == [0]
     assert list(_events(game, [event], None, (state,))[0].cards.ids) == [0]  # the owner
+
+
+def test_the_token_kinds_are_the_documented_header_bytes():
+    """service/token.py's layout: the header's kind byte is 0 for a state, 1 for a sealed seed, 2
+    for a seat's sealed answer (tokens of another release open by these values), and a token
+    opens as its own kind only."""
+    from referee.core.errors import InvalidAction
+    from referee.service import token as tokens
+
+    sealer = Sealer(KeyRing("k1", {"k1": bytes(32)}))
+    kind_at = 1 + 1 + 2 + 1 + len("doudizhu") + 8 + 16
+    for kind, byte in ((tokens.STATE, 0), (tokens.SEED, 1), (tokens.ANSWER, 2)):
+        sealed = sealer.seal("doudizhu", 0, b"p", kind=kind)
+        assert sealed[kind_at] == byte
+        for other in {0, 1, 2} - {byte}:
+            with pytest.raises(InvalidAction, match="not a token of this kind"):
+                sealer.open(sealed, kind=other)
