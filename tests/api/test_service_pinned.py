@@ -530,10 +530,16 @@ def test_a_token_of_another_format_version_says_which():
         sealer.open(bytes((7,)) + token[1:])
 
 
-def test_a_view_of_a_seat_outside_the_table_is_bad_seat(stub):
+def test_a_view_of_a_seat_outside_the_table_is_bad_seat(stub, raw_stub):
+    """A view_seat outside -1..seats-1 is BAD_SEAT for every caller, a seat too (not a seat it may
+    not see: there is no such seat)."""
     deal = stub.Deal(pb.DealRequest(game="doudizhu", seed=b"bad view seat"))
+    seat0 = (bearer(deal.seat_credentials[0]),)
     for seat in (-2, 3):
         code, info, _ = error_of(stub.GetView, pb.GetViewRequest(state=deal.state, view_seat=seat))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT and info.reason == "BAD_SEAT"
+        code, info, _ = error_of(lambda r: raw_stub.GetView(r, metadata=seat0),
+                                 pb.GetViewRequest(state=deal.state, view_seat=seat))
         assert code == grpc.StatusCode.INVALID_ARGUMENT and info.reason == "BAD_SEAT"
     assert [v.seat for v in stub.GetView(pb.GetViewRequest(state=deal.state, view_seat=-1)).views] == [-1]
 
