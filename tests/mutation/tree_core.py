@@ -21,21 +21,8 @@ def map_core(core_dir: str | os.PathLike) -> None:
     Raises:
         RuntimeError: ``referee.core`` was already imported from elsewhere.
     """
-    core_dir = Path(core_dir).resolve()
     os.environ["REFEREE_FORCE_PURE"] = "1"  # read by referee.core.speedups at import
-    loaded = sys.modules.get("referee.core")
-    if loaded is not None:
-        if Path(loaded.__file__).resolve().parent != core_dir:
-            raise RuntimeError(f"referee.core already imported from {loaded.__file__}, not {core_dir}")
-        return
-    import referee  # the installed namespace package: referee.v1, referee.service
-
-    spec = importlib.util.spec_from_file_location("referee.core", core_dir / "__init__.py",
-                                                  submodule_search_locations=[str(core_dir)])
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["referee.core"] = module
-    spec.loader.exec_module(module)
-    referee.core = module
+    _map("core", core_dir)
 
 
 def map_service(service_dir: str | os.PathLike) -> None:
@@ -45,17 +32,22 @@ def map_service(service_dir: str | os.PathLike) -> None:
     Raises:
         RuntimeError: ``referee.service`` was already imported from elsewhere.
     """
-    service_dir = Path(service_dir).resolve()
-    loaded = sys.modules.get("referee.service")
-    if loaded is not None:
-        if Path(loaded.__file__).resolve().parent != service_dir:
-            raise RuntimeError(f"referee.service already imported from {loaded.__file__}, not {service_dir}")
-        return
-    import referee
+    _map("service", service_dir)
 
-    spec = importlib.util.spec_from_file_location("referee.service", service_dir / "__init__.py",
-                                                  submodule_search_locations=[str(service_dir)])
+
+def _map(name: str, folder: str | os.PathLike) -> None:
+    """``referee.<name>`` imported from ``folder``: the rest of ``referee`` stays the installed one."""
+    folder = Path(folder).resolve()
+    loaded = sys.modules.get(f"referee.{name}")
+    if loaded is not None:
+        if Path(loaded.__file__).resolve().parent != folder:
+            raise RuntimeError(f"referee.{name} already imported from {loaded.__file__}, not {folder}")
+        return
+    import referee  # the installed namespace package: referee.v1 and the parts not mapped
+
+    spec = importlib.util.spec_from_file_location(f"referee.{name}", folder / "__init__.py",
+                                                  submodule_search_locations=[str(folder)])
     module = importlib.util.module_from_spec(spec)
-    sys.modules["referee.service"] = module
+    sys.modules[f"referee.{name}"] = module
     spec.loader.exec_module(module)
-    referee.service = module
+    setattr(referee, name, module)
