@@ -428,3 +428,14 @@ def test_ddz_rule_11i_a_named_reading_that_does_not_fit_says_so():
     with pytest.raises(doudizhu.InvalidAction) as error:
         doudizhu.legal_rank_strings("3", "34")
     assert str(error.value).endswith("is not a combination")
+
+
+def test_ddz_rule_5_an_old_bidding_state_asks_the_seats_that_have_not_bid_in_turn():
+    """Legacy tokens (before the asking queue): the seats still to bid are those whose bid is -1,
+    in turn from the first bidder; outside bidding nobody."""
+    from referee.core.games.doudizhu import rules as ddz
+
+    asked = ddz._bids_to_ask(1, (-1, 3, -1), ddz.BIDDING)
+    assert [a[0] for a in asked] == [2, 0]
+    assert [a[0] for a in ddz._bids_to_ask(0, (-1, -1, -1), ddz.BIDDING)] == [0, 1, 2]
+    assert ddz._bids_to_ask(0, (-1, -1, -1), ddz.BIDDING + 1) == ()
