@@ -24,14 +24,15 @@ demo: $(BIN)/python
 	$(INSTALL) '.[dev]'
 	$(BIN)/referee demo --keep-serving
 
-# pytest exit 5 (no test collected) is a failure too.
+# pytest exit 5 (no test collected) is a failure too. The suite runs on every core (pytest-xdist,
+# a test at a time to whichever worker is free); each test starts its own servers on free ports.
 test: $(BIN)/python
 	$(INSTALL) '.[dev,load,k8s]'
 	$(BIN)/python .ci/check_build.py
 	$(MAKE) protos
 	$(MAKE) api-docs-tool
 	$(MAKE) browser-deps
-	$(BIN)/python -m pytest -q || { rc=$$?; [ $$rc -ne 5 ] || echo "pytest collected no tests" >&2; exit $$rc; }
+	$(BIN)/python -m pytest -q -n auto --dist worksteal || { rc=$$?; [ $$rc -ne 5 ] || echo "pytest collected no tests" >&2; exit $$rc; }
 	$(MUTATE) run --sample $(MUTATE_SAMPLE) --seed $(MUTATE_SEED) --jobs $(MUTATE_JOBS)
 
 # Debian's chromium and chromium-driver for the browser test (tests/api/test_browser.py) where

@@ -29,3 +29,25 @@ def pytest_sessionstart(session):
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None and session.config.get_verbosity() < 0:
         reporter.write_line(_hot_modules_line())
+
+
+# --- how long each test file takes, for the CI mutation sample ----------------------------------
+# `make test` runs the suite before `make mutate-sample`; the sample has no coverage map, so it
+# runs a mutant's test files fastest first (tests/mutation/mutate.py, sample_order) from what the
+# suite just measured: a mutant that a quick pinned file kills does not wait for the playouts.
+DURATIONS_KEY = "referee/file-seconds"
+_file_seconds: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report):
+    path = report.nodeid.split("::")[0]
+    _file_seconds[path] = _file_seconds.get(path, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session):
+    config = session.config
+    if hasattr(config, "workerinput") or getattr(config, "cache", None) is None or not _file_seconds:
+        return  # an xdist worker's reports reach the controller, which writes them
+    recorded = config.cache.get(DURATIONS_KEY, {})
+    recorded.update({path: round(seconds, 3) for path, seconds in _file_seconds.items()})
+    config.cache.set(DURATIONS_KEY, recorded)

@@ -71,6 +71,8 @@ TEST_PREFIX = {"doudizhu": "ddz"}
 # random playouts of whole mcr hands, about a minute each in the interpreted core: a safety net
 # run by `make test`, too slow to rerun for every mutant; what they would catch gets direct tests
 NOT_DRIVING = ("tests/core/test_mcr_game_playouts.py::test_random_full_hand_playouts",)
+# each test file's seconds in the suite's last run (tests/conftest.py records them in pytest's cache)
+FILE_SECONDS = ROOT / ".pytest_cache" / "v" / "referee" / "file-seconds"
 SAMPLE_TIMEOUT = 120  # seconds for one mutant of the CI sample
 TEST_TIMEOUT = 90  # seconds for one test under a mutant (the slowest driving test takes about 30)
 EQUIVALENT = HERE / "equivalent"  # <game>.txt: the equivalent mutants of a game, each with its reason
@@ -443,6 +445,8 @@ def run(args) -> int:
         copy_pristine(workdir, worker)
     print(f"mutating {', '.join(relative(m) for m in modules)}", flush=True)
     coverage_map = None if args.sample else build_map(pristine, tree, service)
+    if args.sample and FILE_SECONDS.exists():  # the suite's last run: the sample's files, fastest first
+        shutil.copyfile(FILE_SECONDS, workdir / "file-seconds.json")
     (workdir / "run.json").write_text(json.dumps({
         "modules": modules, "games": args.game, "sample": args.sample, "seed": args.seed, "jobs": jobs,
         "map": str(coverage_map) if coverage_map else None, "timeout": args.timeout, "rerun": bool(args.rerun)}))
@@ -649,9 +653,11 @@ def reaches(names: set[str]) -> set[str]:
     return seen
 
 
-def tests_by_imports(module: str, tree: Path) -> list[str]:
+def tests_by_imports(module: str, tree: Path, seconds: dict[str, float] | None = None) -> list[str]:
     """Test files whose imports reach the module: those importing it directly or named after it
-    (``games/doudizhu/hot``: ``test_ddz_*``) first."""
+    (``games/doudizhu/hot``: ``test_ddz_*``) first; within each group, with ``seconds`` (a file's
+    seconds in the last suite run, FILE_SECONDS), the fastest first (a file not measured first)."""
+    seconds = seconds or {}
     found = []
     for path in driving_files(tree, is_service(module)):
         if path.suffix == ".py" and path.name.startswith("test_"):
@@ -659,8 +665,9 @@ def tests_by_imports(module: str, tree: Path) -> list[str]:
             if module in reaches(direct):
                 game = module.split("/")[1] if module.startswith("games/") else module
                 named = path.name.startswith(f"test_{TEST_PREFIX.get(game, game)}")
-                found.append((module not in direct and not named, str(path.relative_to(tree))))
-    return [name for _, name in sorted(found)]
+                name = str(path.relative_to(tree))
+                found.append((module not in direct and not named, seconds.get(name, 0.0), name))
+    return [name for *_, name in sorted(found)]
 
 
 def test(args) -> int:
@@ -720,7 +727,9 @@ def _test(args) -> int:
     else:
         # the sample has no map to say how long the tests take: two minutes, then the mutant
         # counts as killed (a loop the mutation made endless is noticed, not waited out)
-        selected, timeout = tests_by_imports(module, tree), min(meta["timeout"] - 5, SAMPLE_TIMEOUT)
+        measured = workdir / "file-seconds.json"
+        seconds = json.loads(measured.read_text()) if measured.exists() else {}
+        selected, timeout = tests_by_imports(module, tree, seconds), min(meta["timeout"] - 5, SAMPLE_TIMEOUT)
         print(f"MUTATION {relative(module)} lines {lines}: {len(selected)} tests")
         code = _run_tests(selected, base, tree, timeout) if selected else 0
     if code == 0:

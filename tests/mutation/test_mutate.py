@@ -98,3 +98,37 @@ def test_a_test_file_that_loads_a_twin_by_name_runs_for_its_mutants(tmp_path):
     assert {"games/mcr/hot", "games/q783/hot"} <= mutate.test_imports(tmp_path / "test_twin.py")
     assert mutate.test_imports(tmp_path / "test_plain.py") == {"speedups"}
     assert "tests/core/test_mcr_hot_pinned.py" in mutate.tests_by_imports("games/mcr/hot", mutate.ROOT)
+
+
+def test_the_sample_runs_a_mutants_files_fastest_first_within_each_group():
+    """The sample (no coverage map) orders a mutant's test files by the suite's last measured
+    seconds, the files named after the game before the others; a file not measured goes first."""
+    plain = mutate.tests_by_imports("games/doudizhu/rules", mutate.ROOT)
+    named = [f for f in plain if f.split("/")[-1].startswith("test_ddz_")
+             or "games/doudizhu/rules" in mutate.test_imports(mutate.ROOT / f)]
+    assert len(named) > 2 and plain[:len(named)] == sorted(named)  # without seconds: by path
+    seconds = {name: 100.0 - n for n, name in enumerate(plain)}  # the reverse of the path order
+    seconds[named[0]] = 0.5
+    del seconds[named[1]]
+    ordered = mutate.tests_by_imports("games/doudizhu/rules", mutate.ROOT, seconds)
+    assert sorted(ordered) == sorted(plain)
+    assert ordered[:2] == [named[1], named[0]]  # not measured, then the fastest
+    assert set(ordered[:len(named)]) == set(named)  # the game's own files still first
+    rest = ordered[len(named):]
+    assert [seconds[f] for f in rest] == sorted(seconds[f] for f in rest)
+
+
+def test_the_suite_records_each_files_seconds_for_the_sample(tmp_path):
+    """tests/conftest.py writes, at the end of a run, each test file's seconds into pytest's cache
+    where ``mutate.py run --sample`` reads them (FILE_SECONDS)."""
+    import json
+
+    (tmp_path / "conftest.py").write_text((mutate.ROOT / "tests" / "conftest.py").read_text())
+    (tmp_path / "test_quick.py").write_text("def test_a():\n    pass\n")
+    (tmp_path / "test_slow.py").write_text("import time\n\n\ndef test_b():\n    time.sleep(0.2)\n")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "--rootdir", str(tmp_path), str(tmp_path)],
+                         cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    seconds = json.loads((tmp_path / mutate.FILE_SECONDS.relative_to(mutate.ROOT)).read_text())
+    assert set(seconds) == {"test_quick.py", "test_slow.py"}
+    assert seconds["test_slow.py"] >= 0.2 > seconds["test_quick.py"]
