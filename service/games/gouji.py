@@ -70,12 +70,10 @@ if __name__ == "__main__":
 def cmd_check(args) -> int:
     """`referee check --game gouji --jsonl`: one play a line -> {"legal", "beats", "gouji"} or
     {"error": ...} (the request's ``id`` echoed first)."""
-    import sys
-
     from .. import jsonl
 
     return jsonl.serve(gouji.check_answer, lambda error: {"error": f"not a JSON line: {error}"},
-                       sys.stdin if args.jsonl else [args.line])
+                       None if args.jsonl else [args.line])
 
 
 def add_commands(sub) -> None:

@@ -3,8 +3,6 @@
 are used, so the CLI starts without them.)"""
 from __future__ import annotations
 
-import sys
-
 from referee.core import speedups
 from referee.core.games.mcr import fans as mcr
 from referee.core.errors import InvalidAction, Reason
@@ -55,7 +53,7 @@ def cmd_fan(args) -> int:
     from .. import jsonl
 
     return jsonl.serve(mcr.fan_answer, lambda error: {"error": "BAD_INPUT", "message": f"not a JSON line: {error}"},
-                       sys.stdin if args.jsonl else [args.hand])
+                       None if args.jsonl else [args.hand])
 
 
 def add_commands(sub) -> None:

@@ -78,12 +78,61 @@ def test_every_jsonl_command_echoes_the_id_of_a_line(argv, good, bad):
 def test_jsonl_puts_the_id_first_in_a_dict_or_json_text():
     from referee.service import jsonl
 
-    assert jsonl.with_id({"id": 1}, {"moves": []}) == '{"id": 1, "moves": []}'
-    assert jsonl.with_id({"id": "a"}, '{"moves": ["TT"]}') == '{"id": "a", "moves": ["TT"]}'
-    assert jsonl.with_id({"id": [1]}, "{}") == '{"id": [1]}'
+    assert jsonl.with_id({"id": 1}, {"moves": []}) == '{"id":1,"moves":[]}'
+    assert jsonl.with_id({"id": "a"}, '{"moves": ["TT"]}') == '{"id":"a","moves": ["TT"]}'  # a core's text as it is
+    assert jsonl.with_id({"id": [1]}, "{}") == '{"id":[1]}'
     assert jsonl.with_id({"hand": "3"}, '{"moves": []}') == '{"moves": []}'
-    assert jsonl.with_id(None, {"error": "x"}) == '{"error": "x"}'
-    assert jsonl.with_id({"id": "牌"}, {}) == '{"id": "牌"}'
+    assert jsonl.with_id(None, {"error": "x"}) == '{"error":"x"}'
+    assert jsonl.with_id({"id": "牌"}, {}) == '{"id":"牌"}'
+
+
+def test_jsonl_reads_every_line_as_the_standard_json_does():
+    """orjson reads the lines, and the standard ``json`` every line orjson refuses or reads
+    otherwise: an id is echoed exactly, whatever JSON it is (an integer beyond 64 bits, NaN, a
+    lone surrogate, deep nesting answered as not JSON, never a crash)."""
+    from referee.service import jsonl
+
+    for text in ('{"id": 123456789012345678901234567890}', '{"id": -9223372036854775809}',
+                 '{"id": 18446744073709551615}', '{"id": 1.5e300}', '{"id": NaN}', '{"id": -Infinity}',
+                 '{"id": "\\ud800"}', '{"id": "\\u00e9\\t\\""}', '{"id": 1, "id": 2}', '{"id": 0.1}',
+                 '{"id": 1e400}', '{"id": [[], {}, null, true, false, -0, -0.0]}'):
+        for line in (text, text.encode("utf-8", "surrogatepass")):
+            expected = json.loads(line)
+            got = jsonl.loads(line)
+            assert json.dumps(got) == json.dumps(expected) and type(got["id"]) is type(expected["id"]), line
+    with pytest.raises(ValueError):
+        jsonl.loads("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ValueError):
+        jsonl.loads(b"\xff{}")
+    for value in (123456789012345678901234567890, "\ud800", "牌\n", 2.5, {"a": [1, None]}):
+        line = jsonl.answer_line({"id": value}, {"ok": True})
+        assert json.loads(line.decode()) == {"id": value, "ok": True}
+
+
+def test_jsonl_answers_each_block_of_stdin_and_every_line_in_order(tmp_path):
+    """stdin is answered a block at a time: a caller that writes one line and waits gets its
+    answer; a line without its final newline is answered; a file of many lines is answered in
+    order, blank lines skipped, lines that are not JSON answered as such."""
+    proc = subprocess.Popen(REFEREE + ["fan", "--jsonl"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        for n in range(3):
+            proc.stdin.write(json.dumps({"id": n, "melds": [], "concealed": []}).encode() + b"\n")
+            proc.stdin.flush()
+            answer = json.loads(proc.stdout.readline())  # answered before the next line is written
+            assert answer["id"] == n and answer["error"] == "BAD_INPUT"
+        proc.stdin.write(b'{"id": "last"}')  # no newline: answered at the end of the input
+        proc.stdin.close()
+        assert json.loads(proc.stdout.readline())["id"] == "last"
+        assert proc.stdout.read() == b""
+    finally:
+        proc.kill()
+        proc.wait()
+    lines = [json.dumps({"id": i}) if i % 7 else ("" if i % 2 else "not json") for i in range(20_000)]
+    out = run("fan", "--jsonl", stdin="\n".join(lines) + "\n")
+    answers = [json.loads(line) for line in out.stdout.splitlines()]
+    expected = [i for i in range(20_000) if i % 7 or not i % 2]
+    assert len(answers) == len(expected)
+    assert [a.get("id") for a in answers] == [i if i % 7 else None for i in expected]
 
 
 def test_selfplay_summary():
