@@ -90,8 +90,6 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     referee = shutil.which("referee", path=str(Path(sys.executable).parent)) or "referee"
     commands = {"ours": [referee, "fan", "--jsonl"], "pymahjonggb": [sys.executable, "-c", BASELINE]}
-    if os.environ.get("FAN_PROTO"):
-        commands["proto"] = [sys.executable, os.environ["FAN_PROTO"]]
     with tempfile.TemporaryDirectory() as folder:
         hands = Path(folder) / "hands.jsonl"
         write_hands(hands, args.hands, args.seed)
