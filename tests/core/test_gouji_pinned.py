@@ -252,3 +252,91 @@ def test_gouji_variant_g14_the_4pl_preset_exchanges_one_each():
 def test_gouji_rule_12_2_a_payer_pays_his_receivers_of_one_kind_counter_clockwise_from_himself():
     s, _ = at_tribute(RICH, carry(opened=0b111111, shao=(0, 0, 0, 1 << 2 | 1 << 4, 0, 0)))
     assert [(a.seat, a.to) for a in g.payments(s) if a.task == g.T_SHAO] == [(4, 3), (2, 3)]
+
+
+def test_gouji_codec_declarations_bound_the_seat_count_and_the_carried_calls():
+    s = g.new_state(masks("5S", "6S", "7S", "8S", "9S", "TS"), 0, match=Match(1, (0,) * 6, carry(calls=(2,) * 6)))
+    assert G.codec.conforms(s) == []
+    assert G.codec.conforms(s._replace(num_seats=7))  # 1.1: six seats, no other count
+    assert G.codec.conforms(s._replace(match=Match(1, (0,) * 6, carry(calls=(3, 0, 0, 0, 0, 0)))))  # 12.4: 0..2
+
+
+def test_gouji_rule_1_7_before_the_deal_the_six_seats_and_only_they_are_active():
+    s = G.deal(G.Options(), bytes(32))
+    assert not s.dealt and g.active(s) == 0b111111
+    s, _ = G.apply(s, Action(2, "ABANDON"))
+    assert g.active(s) == 0b111011
+
+
+def test_gouji_rule_11_1_13_2_without_a_revolutionary_each_owner_has_the_same_rights_around_him():
+    # answer_right's defaults: no revolutionary; every seat's 对头 is active, so every owner has a head
+    for owner in range(6):
+        got = [rules.answer_right(rules.Options(), (owner + k) % 6, owner, True, 0b111111, 0) for k in range(6)]
+        assert got == [rules.NOT_ASKED, rules.BURN, rules.PASS_ONLY, rules.BEAT, rules.PASS_ONLY, rules.BURN], owner
+
+
+def test_gouji_rule_9_5_a_wutou_duitou_plays_no_siji_and_his_gouji_play_is_ordinary():
+    # 1 revolts (9.1); his 对头 4 declines 要头 (无头): his three Qs are no 够死级, and unprotected (11.5)
+    s = g.new_state(masks("RJ 4S 4H", "5S 6S", "BJ 5H 6H", "2S 7S", "QS QH QD 8S 2H", "2D 9S"), 4, phase=g.GEMING)
+    s = g._to_geming(s._replace(trick=g.Trick()), [])
+    s, _ = answer(s, 1, "REVOLT")
+    s, _ = answer(s, 4, "PASS")
+    s, events = answer(s, 4, "PLAY", "QS QH QD")
+    assert [e.type for e in events] == ["PLAY"]
+    assert s.to_act == (5,) and s.yaotou_left == 0 and not s.siji and not s.protected
+    assert g.right_of(s, 5) == rules.BEAT and g.right_of(s, 0) == rules.BEAT  # 11.5: any eligible seat
+
+
+@pytest.mark.parametrize("places, points, winners, outcome", [
+    # places 1..6 per seat; 16.1: 头科 +4, 二科 +2, 三科 0, 四科 0, 二落 -2, 大落 -4, summed per team
+    ((2, 1, 4, 3, 6, 5), (-2, 2) * 3, (1, 3, 5), "team1_won"),
+    ((1, 4, 2, 6, 5, 3), (4, -4) * 3, (0, 2, 4), "team0_won"),
+    ((1, 2, 6, 4, 3, 5), (0, 0) * 3, (), "draw"),
+    ((4, 1, 5, 2, 6, 3), (-12, 12) * 3, (1, 3, 5), "team1_won"),  # 16.2: 串三户
+])
+def test_gouji_rule_16_1_16_2_the_winners_are_the_team_with_more_place_points(places, points, winners, outcome):
+    s = g.new_state(masks("5S", "6S", "7S", "8S", "9S", "TS"), 0)._replace(places=places, phase=g.FINISHED)
+    settled = G.settle(s)
+    assert (settled.points, settled.winners, settled.outcome) == (points, winners, outcome)
+
+
+def test_gouji_rule_12_5_a_shaogong_is_one_card():
+    # 0 owes 1 a 烧贡 (1 burned him successfully): one card, his highest (12.1), not all his jokers and 钱
+    s, _ = at_tribute(RICH, carry(opened=0b111111, shao=(1 << 1, 0, 0, 0, 0, 0)))
+    assert s.asking[0] == g.Ask(1, g.T_SHAO, 0, 1)
+    assert cardlib.format_cards(cardlib.from_mask(s.offer)) == "RJ"
+    before = s.hands[1].bit_count()
+    s, events = answer(s, 1, "ACCEPT")
+    assert [(e.type, e.values["kind"], len(e.cards)) for e in events[:1]] == [("TRIBUTE", g.T_SHAO, 1)]
+    assert s.hands[1].bit_count() == before + 1
+
+
+def test_gouji_rule_7_5_men_is_judged_on_the_play_just_before_the_threes():
+    # 0's 5S is beaten by 1, but 0's next play (8S) is not: his 3S after it is no 闷
+    s = g.new_state(masks("5S 8S 3S", "6S 9S", "4S 4H", "4D 4C", "4S 4H", "4D"), 0, g.Options(biesan=True))
+    seen = []
+    for seat, move in ((0, "5S"), (1, "6S"), (2, ""), (3, ""), (4, ""), (5, ""), (0, "8S"), (1, ""), (3, ""),
+                       (0, "3S")):
+        s, events = answer(s, seat, "PLAY" if move else "PASS", move)
+        seen += events
+    assert "MEN" not in [e.type for e in seen] and s.men == (-1,) * 6 and s.places[0] == 1
+
+
+def test_gouji_rule_7_5_men_is_owed_to_the_first_beater_seat_0_included():
+    # 5's 5S is first beaten by 0, then by 4, who goes out: 接风 gives 5 the lead, he plays his 3S
+    s = g.new_state(masks("6S 9S", "8S 8H", "4S 4H", "4D 4C", "7S", "5S 3S"), 5, g.Options(biesan=True))
+    for seat, move in ((5, "5S"), (0, "6S"), (1, ""), (2, ""), (3, ""), (4, "7S"), (5, ""), (0, ""), (1, "")):
+        s, _ = answer(s, seat, "PLAY" if move else "PASS", move)
+    s, events = answer(s, 5, "PLAY", "3S")
+    assert [(e.seat, dict(e.values)) for e in events if e.type == "MEN"] == [(5, {"to": 0})] and s.men[5] == 0
+
+
+def test_gouji_variant_g9_men_is_daluo_whoever_sits_next_to_the_smothered_seat():
+    # 1 left (15.6: 大落); 0's last play is beaten by 2 and only 3s are left to him: 闷 at once, 二落
+    s = g.new_state(masks("5S 3S", "6S 9S", "6H 7S", "4H 4D", "4D 4C", "4C 4S"), 0,
+                    g.Options(biesan=True, men_is_daluo=True))
+    s, _ = G.apply(s, Action(1, "ABANDON"))
+    s, _ = answer(s, 0, "PLAY", "5S")
+    s, events = answer(s, 2, "PLAY", "6H")
+    assert [(e.seat, dict(e.values)) for e in events if e.type == "MEN"] == [(0, {"to": 2})]
+    assert s.men[0] == 2 and s.places[0] == 5 and s.places[1] == 6 and s.failed == 1
