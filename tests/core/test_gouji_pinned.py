@@ -289,7 +289,7 @@ def test_gouji_rule_9_5_a_wutou_duitou_plays_no_siji_and_his_gouji_play_is_ordin
 
 @pytest.mark.parametrize("places, points, winners, outcome", [
     # places 1..6 per seat; 16.1: 头科 +4, 二科 +2, 三科 0, 四科 0, 二落 -2, 大落 -4, summed per team
-    ((2, 1, 4, 3, 6, 5), (-2, 2) * 3, (1, 3, 5), "team1_won"),
+    ((2, 1, 4, 3, 6, 5), (-2, 2) * 3, (1, 3, 5), "team1_won"),  # 头科 and 三科 of team 1, 二科 not: no 串三户
     ((1, 4, 2, 6, 5, 3), (4, -4) * 3, (0, 2, 4), "team0_won"),
     ((1, 2, 6, 4, 3, 5), (0, 0) * 3, (), "draw"),
     ((4, 1, 5, 2, 6, 3), (-12, 12) * 3, (1, 3, 5), "team1_won"),  # 16.2: 串三户
@@ -340,3 +340,37 @@ def test_gouji_variant_g9_men_is_daluo_whoever_sits_next_to_the_smothered_seat()
     s, events = answer(s, 2, "PLAY", "6H")
     assert [(e.seat, dict(e.values)) for e in events if e.type == "MEN"] == [(0, {"to": 2})]
     assert s.men[0] == 2 and s.places[0] == 5 and s.places[1] == 6 and s.failed == 1
+
+
+def test_gouji_rule_10_5_15_6_a_yielder_who_leaves_leaves_no_yield_behind():
+    s = g.new_state(masks("TS TH TD TC TS 4S", "5S 5H", "6S 6H", "JS JH JD JC JS", "7S 7H", "8S 8H"), 0)
+    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
+    s, _ = answer(s, 1, "PASS")
+    s, _ = answer(s, 2, "PASS")
+    s, _ = answer(s, 3, "YIELD")
+    s, _ = G.apply(s, Action(3, "ABANDON"))
+    assert s.yielded == -1 and G.view(s, 0).counters["yielded"] == -1 and s.to_act == (4,)
+
+
+def test_gouji_dealt_names_each_seats_36_cards_when_the_deal_starts_after_seat_0():
+    # 6.2: the previous 头科 (here seat 1) is dealt first; dealt() names the cards the DEAL events gave
+    match = Match(1, (0,) * 6, carry(order=(1, 2, 3, 4, 5, 0), opened=0b111111))
+    s = G.deal(G.Options(), bytes(32), match=match)
+    named, values = G.dealt(s)
+    events = []
+    while s.phase == g.YUDIAN_PHASE:
+        s, more = G.apply(s, Action(s.to_act[0], "PASS"))
+        events += more
+    assert values["start"] == 1
+    assert {e.seat: tuple(sorted(e.cards)) for e in events if e.type == "DEAL"} == {
+        seat: tuple(sorted(named[f"seat{seat}"])) for seat in range(6)}
+
+
+@pytest.mark.parametrize("rank", "JQKA")
+def test_gouji_rule_13_3_d_a_burn_with_high_naturals_is_offered_when_the_rest_plays_out(rank):
+    # 1 burns 0's five 10s with five of a higher rank: RJ 4S are left, one joker for one natural rank
+    five = " ".join(f"{rank}{suit}" for suit in "SHDCS")
+    s = g.new_state(masks("TS TH TD TC TS 5S", five + " RJ 4S", "6S 6H", "7S 7H", "8S 8H", "9S 9H"), 0)
+    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
+    plays = [combo.label for action, combo in G.legal_actions(s, 1) if action.kind == "PLAY"]
+    assert plays == [rank * 5]
