@@ -2,12 +2,13 @@
 import pytest
 
 from referee.core import cards as cardlib
+from referee.core.errors import Reason
 from referee.core.game import Action, Combo, Match
 from referee.core.games.gouji import game as g
 from referee.core.games.gouji import rules
 from referee.core.games.gouji.game import GOUJI as G
 
-from test_gouji_ju import RICH, answer, at_tribute, carry, masks  # noqa: E402
+from test_gouji_ju import RICH, answer, at_tribute, carry, masks, pick  # noqa: E402
 
 
 def test_gouji_codec_declarations_bound_the_flags_and_the_phase():
@@ -203,10 +204,10 @@ def test_gouji_rule_13_8_a_failed_burn_on_a_seat_gone_out_leads_from_the_next_ac
     assert s.to_act == (2,) and s.trick.leader == 2 and s.places[0] == 1 and s.places[1] == 6
 
 
-@pytest.mark.parametrize("leaver, paid", [(0, [(5, 2)]), (5, [(0, 1)])])
+@pytest.mark.parametrize("leaver, paid", [(0, [(5, 2)]), (5, [(0, 1)]), (1, [(5, 2)]), (2, [(0, 1)])])
 def test_gouji_rule_15_6_tribute_from_a_seat_that_left_before_the_deal_is_dropped(leaver, paid):
     # the previous 回合: 头科 1, 二科 2, ..., 二落 5, 大落 0; every 对头 opened (no 点贡): only 落贡 is owed,
-    # 0 to 1 and 5 to 2 (12.7); the leaver's cards are dead (15.6): he pays nothing
+    # 0 to 1 and 5 to 2 (12.7); the leaver's cards are dead (15.6): he pays nothing, and is paid nothing
     match = Match(1, (0,) * 6, carry(order=(1, 2, 3, 4, 5, 0), opened=0b111111))
     s = G.deal(G.Options(), bytes(32), match=match)
     s, events = G.apply(s, Action(leaver, "ABANDON"))
@@ -259,6 +260,7 @@ def test_gouji_codec_declarations_bound_the_seat_count_and_the_carried_calls():
     assert G.codec.conforms(s) == []
     assert G.codec.conforms(s._replace(num_seats=7))  # 1.1: six seats, no other count
     assert G.codec.conforms(s._replace(match=Match(1, (0,) * 6, carry(calls=(3, 0, 0, 0, 0, 0)))))  # 12.4: 0..2
+    assert G.codec.conforms(s._replace(out=(0,))) == [] and G.codec.conforms(s._replace(out=(-1,)))  # seats out
 
 
 def test_gouji_rule_1_7_before_the_deal_the_six_seats_and_only_they_are_active():
@@ -374,3 +376,91 @@ def test_gouji_rule_13_3_d_a_burn_with_high_naturals_is_offered_when_the_rest_pl
     s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
     plays = [combo.label for action, combo in G.legal_actions(s, 1) if action.kind == "PLAY"]
     assert plays == [rank * 5]
+
+
+def test_gouji_rule_13_4_the_burned_seat_made_headless_cancels_the_burn_by_a_direct_beat():
+    # 1 burns 0; then 3, 0's 对头, leaves: 0 is headless (11.5) and beats 1's burning play directly (11.6)
+    s = g.new_state(masks("TS TH TD TC TS QS QH QD QC QS", "JS JH JD JC JS RJ 4S", "5S 5H", "6S 6H", "7S 7H",
+                          "8S 8H"), 0)
+    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
+    s, events = answer(s, 1, "PLAY", "JS JH JD JC JS")
+    assert ("BURN", 1) in [(e.type, e.seat) for e in events]
+    s, _ = G.apply(s, Action(3, "ABANDON"))
+    for seat in (2, 4, 5):
+        s, _ = answer(s, seat, "PASS")
+    assert g.right_of(s, 0) == rules.BEAT
+    s, events = answer(s, 0, "PLAY", "QS QH QD QC QS")
+    assert [(e.type, e.seat, dict(e.values)) for e in events if e.type.startswith("BURN")] == [
+        ("BURN_CANCELLED", 1, {"by": 0})]
+    assert s.burns == (-1,) * 6
+
+
+def test_gouji_rule_10_5_yield_takes_no_cards():
+    s = g.new_state(masks("TS TH TD TC TS 4S", "5S 5H", "6S 6H", "JS JH JD JC JS", "7S 7H", "8S 8H"), 0)
+    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
+    s, _ = answer(s, 1, "PASS")
+    s, _ = answer(s, 2, "PASS")
+    assert G.check(s, Action(3, "YIELD")).legal
+    assert G.check(s, Action(3, "YIELD", pick(s, 3, "JS"))).reason == Reason.BAD_ACTION
+    assert G.check(s, Action(3, "YIELD", ranks=(8,))).reason == Reason.BAD_ACTION
+
+
+@pytest.mark.parametrize("rev", range(6))
+def test_gouji_rule_9_3_the_revolutionary_takes_sanke_whatever_his_seat(rev):
+    # rev's team-mates rev+2 and rev+4 go out first and second: rev takes 三科, a 串三户 (15.4)
+    hands = {2: "RJ", 3: "5S 5C", 4: "RJ", 5: "5H 6H", 0: "RJ 4S", 1: "6S"}  # relative to rev
+    s = g.new_state(masks(*(hands[(seat - rev) % 6] for seat in range(6))), (rev + 2) % 6)
+    s = s._replace(revolution=1 << rev, rev=rev)
+    s, _ = answer(s, (rev + 2) % 6, "PLAY", "RJ")  # closes at once (3.4): 头科
+    s, _ = answer(s, (rev + 3) % 6, "PLAY", "5S")  # 接风
+    s, _ = answer(s, (rev + 4) % 6, "PLAY", "RJ")  # 二科
+    assert s.finished and s.places[rev] == 3 and rules.chuan_san_hu(g.order_of(s))
+
+
+def test_gouji_hint_groups_only_for_the_seat_leading_a_free_trick():
+    s = g.new_state(masks("5S 5H 6S", "7S 8S", "9S", "TS", "JS", "QS"), 0)
+    assert G.hint_groups(s, 0) == [group.text() for group in rules.grouped_leads(rules.counts_of_mask(s.hands[0]))]
+    assert G.hint_groups(s, 0) == ["51-2 +2:0-0 +B:0-0 +R:0-0", "61-1 +2:0-0 +B:0-0 +R:0-0"]
+    assert G.hint_groups(s, 1) == []  # not asked
+    s, _ = answer(s, 0, "PLAY", "5S")
+    assert s.to_act == (1,) and G.hint_groups(s, 1) == []  # a table: no free lead
+    t, _ = at_tribute(RICH, carry(opened=1))
+    assert G.hint_groups(t, t.to_act[0]) == []  # not the play
+
+
+def test_gouji_rule_11_1_a_team_mate_holding_a_beat_may_only_pass():
+    s = g.new_state(masks("TS TH TD TC TS 4S", "5S 5H", "JS JH JD JC JS", "6S 6H", "7S 7H", "8S 8H"), 0)
+    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
+    s, _ = answer(s, 1, "PASS")
+    verdict = G.check(s, Action(2, "PLAY", pick(s, 2, "JS JH JD JC JS")))
+    assert not verdict.legal and verdict.reason == g.PASS_ONLY_HERE
+    assert [a.kind for a, _ in G.legal_actions(s, 2)] == ["PASS"]
+
+
+@pytest.mark.parametrize("scope, hand, top, beats", [
+    # 3.4 with 3.5: one 大花 only by two 大花 or three 小花 (a play holding both counts all as 小花, 2.5)
+    ("full", "RJ RJ BJ BJ 5S", "RJ", ["RR", "RBB", "RRB"]),
+    ("full", "RJ RJ BJ BJ 5S", "BJ", ["R", "BB", "RB"]),  # one 小花: a 大花, or two 小花
+    ("2kill1_only", "RJ RJ BJ BJ BJ 5S", "RJ", ["RR"]),
+    ("4pl_table", "BJ BJ BJ BJ 5S", "BJ BJ", ["BBBB"]),
+])
+def test_gouji_rule_3_5_option1_beats_are_the_plays_a_lead_would_list(scope, hand, top, beats):
+    # the plays listed are the hot path's canonical ints (hot.classify of their cards), as free_leads lists them
+    hot = rules.hot
+    counts = rules.counts_of_mask(masks(hand)[0])
+    flags = rules.flags_of(rules.Options(option1_joker_counts=True, option1_scope=scope))
+    got = hot.beating_plays(*counts, rules.play_of_text(top), flags)
+    assert sorted(got) == sorted(rules.play_of_text(b) for b in beats)
+    assert set(got) <= set(hot.free_leads(*counts))
+
+
+def test_gouji_rule_11_4_without_a_revolutionary_a_head_is_an_active_duitou():
+    for seat in range(6):
+        assert rules.has_head(seat, 0b111111)
+        assert not rules.has_head(seat, 0b111111 & ~(1 << rules.opposite(seat)))
+
+
+def test_gouji_check_echoes_at_most_40_characters_of_an_unknown_option():
+    name = "no_such_option_" + "x" * 35  # 50 characters
+    error = rules.check_answer({"play": "5S", "options": {name: True}})["error"]
+    assert repr(name[:40]) in error and name[:41] not in error
