@@ -157,7 +157,7 @@ def test_gouji_rule_9_5_a_siji_ends_the_trick_at_once_and_the_state_stays_in_its
     s, _ = answer(s, 4, "YAOTOU")
     s, events = answer(s, 4, "PLAY", "QS QH QD")
     assert [e.type for e in events] == ["PLAY", "SIJI", "TRICK_WON"]
-    assert s.to_act == (4,) and s.yaotou_left == 2 and not s.trick.top
+    assert s.to_act == (4,) and s.yaotou_left == 2 and not s.trick.top and not s.siji  # nothing on top
     assert G.codec.conforms(s) == []
 
 
@@ -464,3 +464,33 @@ def test_gouji_check_echoes_at_most_40_characters_of_an_unknown_option():
     name = "no_such_option_" + "x" * 35  # 50 characters
     error = rules.check_answer({"play": "5S", "options": {name: True}})["error"]
     assert repr(name[:40]) in error and name[:41] not in error
+
+
+def test_gouji_variant_g23_partner_catches_wind_skips_a_team_mate_gone_to_the_next():
+    # 15.2 partner_catches_wind: 0 goes out on the trick; 2 left: the wind goes to 4, not to the opponent 5
+    s = g.new_state(masks("RJ", "5S 5H", "6S 6H", "7S 7H", "8S 8H", "9S 9H"), 0, g.Options(partner_catches_wind=True))
+    s, _ = G.apply(s, Action(2, "ABANDON"))
+    s, events = answer(s, 0, "PLAY", "RJ")  # 3.4: the trick ends at once
+    assert "TRICK_WON" in [e.type for e in events] and s.to_act == (4,) and s.trick.leader == 4
+
+
+def test_gouji_view_of_a_table_names_its_seat_and_cards():
+    s = g.new_state(masks("5S 6S", "6H 7S", "7H", "8S", "9S", "TS"), 0)
+    five = pick(s, 0, "5S")
+    s, _ = answer(s, 0, "PLAY", "5S")
+    view = G.view(s, 3)
+    assert (view.table.label, view.table_seat, view.table_cards) == ("5", 0, five)
+
+
+def test_gouji_rule_13_3_d_2s_left_in_the_burners_hand_are_not_counted():
+    # after five Js, 1 holds 2S 4S and no joker: one natural rank, so no joker is needed (2s ride with any set)
+    s = g.new_state(masks("TS TH TD TC TS 5S", "JS JH JD JC JS 2S 4S", "6S 6H", "7S 7H", "8S 8H", "9S 9H"), 0)
+    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
+    assert G.check(s, Action(1, "PLAY", pick(s, 1, "JS JH JD JC JS"))).legal
+    assert [combo.label for action, combo in G.legal_actions(s, 1) if action.kind == "PLAY"] == ["JJJJJ"]
+
+
+def test_gouji_hot_encode_ignores_the_rank_without_naturals():
+    hot = rules.hot
+    assert hot.encode(0, 2, 1, 0, 7) == hot.encode(0, 2, 1, 0, 15) == rules.play_of_text("B22")
+    assert hot.natural_rank(hot.encode(0, 2, 0, 0, 3)) == 15
