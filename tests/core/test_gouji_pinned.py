@@ -13,7 +13,7 @@ from test_gouji_ju import RICH, answer, at_tribute, carry, masks, pick  # noqa: 
 
 def test_gouji_codec_declarations_bound_the_flags_and_the_phase():
     s = g.new_state(masks("5S", "6S", "7S", "8S", "9S", "TS"), 0)
-    for bad in (s._replace(close=2), s._replace(phase=6), s._replace(siji=2), s._replace(void=2)):
+    for bad in (s._replace(close=2), s._replace(close=-1), s._replace(phase=6), s._replace(siji=2), s._replace(void=2)):
         assert G.codec.conforms(bad)
     assert not G.codec.conforms(s._replace(close=1, phase=5, siji=1, void=1))
 
@@ -494,3 +494,21 @@ def test_gouji_hot_encode_ignores_the_rank_without_naturals():
     hot = rules.hot
     assert hot.encode(0, 2, 1, 0, 7) == hot.encode(0, 2, 1, 0, 15) == rules.play_of_text("B22")
     assert hot.natural_rank(hot.encode(0, 2, 0, 0, 3)) == 15
+
+
+def test_gouji_rule_9_5_a_duitou_who_left_is_not_asked_for_yaotou():
+    # 4 left (15.6) before 1, his 对头, revolts: nobody chooses 要头 and the play starts
+    s = g.new_state(masks("RJ 4S 4H", "5S 6S", "BJ 5H 6H", "2S 7S", "QS QH QD 8S 2H", "2D 9S"), 0, phase=g.GEMING)
+    s = g._to_geming(s._replace(trick=g.Trick()), [])
+    s, _ = G.apply(s, Action(4, "ABANDON"))
+    s, events = answer(s, 1, "REVOLT")
+    assert "YAOTOU" not in [e.type for e in events]
+    assert G.phase_name(s) == "playing" and s.rev == 1 and s.to_act == (0,) and s.yaotou_left == 0
+
+
+def test_gouji_rule_17_1_a_round_ended_before_the_play_opened_for_nobody():
+    # 0, 2 and 4 leave during the tribute: the 回合 is over (15.3) without a play, so nobody opened
+    s, _ = at_tribute(RICH, carry(opened=0b111111))
+    for seat in (0, 2, 4):
+        s, _ = G.apply(s, Action(seat, "ABANDON"))
+    assert s.finished and s.opened == 0 and G.codec.conforms(s) == []
