@@ -413,8 +413,9 @@ def test_gouji_rule_9_3_the_revolutionary_takes_sanke_whatever_his_seat(rev):
     s = s._replace(revolution=1 << rev, rev=rev)
     s, _ = answer(s, (rev + 2) % 6, "PLAY", "RJ")  # closes at once (3.4): 头科
     s, _ = answer(s, (rev + 3) % 6, "PLAY", "5S")  # 接风
-    s, _ = answer(s, (rev + 4) % 6, "PLAY", "RJ")  # 二科
+    s, events = answer(s, (rev + 4) % 6, "PLAY", "RJ")  # 二科
     assert s.finished and s.places[rev] == 3 and rules.chuan_san_hu(g.order_of(s))
+    assert [(e.seat, dict(e.values)) for e in events if e.type == "FINISH"] == [((rev + 2) % 6, {"chuan_san_hu": 1})]
 
 
 def test_gouji_hint_groups_only_for_the_seat_leading_a_free_trick():
@@ -512,3 +513,61 @@ def test_gouji_rule_17_1_a_round_ended_before_the_play_opened_for_nobody():
     for seat in (0, 2, 4):
         s, _ = G.apply(s, Action(seat, "ABANDON"))
     assert s.finished and s.opened == 0 and G.codec.conforms(s) == []
+
+
+def test_gouji_hint_lists_up_to_256_free_leads_one_by_one_and_groups_more():
+    # the hint takes any rank string; a free lead of n naturals of ranks 3-A (no 2, no joker) has n plays
+    o = G.Options()
+    listed = G.hint_strings("3" * 128 + "4" * 128, "", o)
+    assert len(listed) == g.HINT_LIMIT == 256 and listed[0] == "3"
+    assert G.hint_strings("3" * 128 + "4" * 128 + "5", "", o) == [
+        "31-128 +2:0-0 +B:0-0 +R:0-0", "41-128 +2:0-0 +B:0-0 +R:0-0", "51-1 +2:0-0 +B:0-0 +R:0-0"]
+
+
+def test_gouji_rule_8_1_check_names_the_answer_to_a_call():
+    s = G.deal(G.Options(), bytes(32))
+    assert G.check(s, Action(0, g.DECLARE)).message == "declare"
+    assert G.check(s, Action(0, "PASS")).message == "no call"
+
+
+def test_gouji_variant_g22_team_sees_a_hand_of_one_card():
+    s = g.new_state(masks("6S", "7S", "5S", "8S", "9S", "TS"), 0, g.Options(team_sees_at_10=True))
+    assert G.knowledge(s).allowed(0) & s.hands[2] == s.hands[2] and not G.knowledge(s).allowed(1) & s.hands[2]
+    assert G.view(s, 0).seats[2].cards["hand"] == cardlib.from_mask(s.hands[2])
+
+
+def test_gouji_a_dealt_round_has_no_lead_owed_by_a_failed_burn():
+    s = G.deal(G.Options(), bytes(32))
+    assert (s.next_lead, s.close, s.yielded, s.burn_top, s.siji, s.rev) == (-1, 0, -1, -1, 0, -1)
+
+
+def test_gouji_rule_12_6_a_mengong_owed_to_seat_0_is_paid():
+    s, _ = at_tribute(RICH, carry(opened=0b111111, men=(-1, 0, -1, -1, -1, -1)))
+    assert s.asking[0] == g.Ask(0, g.T_MEN, 1, 1) and s.offer.bit_count() == 1
+
+
+def test_gouji_rule_15_3_the_round_goes_on_while_both_teams_have_an_active_seat():
+    s = g.new_state(masks("5S 6S", "7S 8S", "9S", "TS", "JS", "QS"), 0)
+    for seat in (2, 3, 4, 5):
+        s, _ = G.apply(s, Action(seat, "ABANDON"))
+        assert not s.finished, seat
+    assert g.active(s) == 0b11 and s.to_act == (0,)
+    s, events = G.apply(s, Action(1, "ABANDON"))
+    assert s.finished and "FINISH" in [e.type for e in events]
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("JS 2S 2H", "play"), ("JS JH 2S 2H", "gouji"),  # 4.1: J x4, attached 2s counted once each
+    ("TS TH 2S 2H", "play"), ("TS TH 2S 2H 2D", "gouji"), ("QS 2S 2H", "gouji"), ("2S", "gouji"),
+    ("KS", "play"), ("AS 2S", "gouji"),
+])
+def test_gouji_rule_4_1_attached_2s_count_once_toward_the_gouji_threshold(text, kind):
+    assert [c.kind for c in G.classify(text, G.Options())] == [kind]
+
+
+def test_gouji_rule_12_8_small_cards_only_returns_no_3_in_biesan_mode():
+    hand = masks("3S 4S 5S")[0]
+    three_four, four_five = masks("3S 4S")[0], masks("4S 5S")[0]
+    assert not rules.return_allowed(hand, three_four, 2, "small_cards_only", biesan=True)
+    assert rules.return_allowed(hand, four_five, 2, "small_cards_only", biesan=True)
+    assert rules.return_allowed(hand, three_four, 2, "small_cards_only")  # outside 憋三 a 3 is a small card
