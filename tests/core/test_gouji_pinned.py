@@ -571,3 +571,12 @@ def test_gouji_rule_12_8_small_cards_only_returns_no_3_in_biesan_mode():
     assert not rules.return_allowed(hand, three_four, 2, "small_cards_only", biesan=True)
     assert rules.return_allowed(hand, four_five, 2, "small_cards_only", biesan=True)
     assert rules.return_allowed(hand, three_four, 2, "small_cards_only")  # outside 憋三 a 3 is a small card
+
+
+def test_gouji_rule_15_6_a_burner_who_leaves_burns_nobody_any_more():
+    s = g.new_state(masks("TS TH TD TC TS 5S", "JS JH JD JC JS RJ 4S", "6S 6H", "7S 7H", "8S 8H", "9S 9H"), 0)
+    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
+    s, _ = answer(s, 1, "PLAY", "JS JH JD JC JS")
+    assert s.burns[1] == 0
+    s, _ = G.apply(s, Action(1, "ABANDON"))
+    assert s.burns == (-1,) * 6 and [sv.counters["burning"] for sv in G.view(s, 0).seats] == [-1] * 6
