@@ -525,25 +525,17 @@ def test_gouji_hint_lists_up_to_256_free_leads_one_by_one_and_groups_more():
         "- +2:0-5 +B:0-0 +R:0-0"]
 
 
-def test_gouji_hint_of_exactly_256_free_leads_is_refused_or_listed_one_by_one():
-    # 257 is prime: only a hand past four packs has 256 leads (256 naturals); the hint must refuse it
-    # (1.4, see the xfail below) or, while it takes it, list the 256 plays (HINT_LIMIT)
-    try:
-        listed = G.hint_strings("3" * 128 + "4" * 128, "", G.Options())
-    except InvalidAction:
-        return
-    assert len(listed) == g.HINT_LIMIT == 256 and listed[0] == "3"
-
-
-@pytest.mark.xfail(strict=True, reason="gouji reads a rank string without the four-pack bound (1.4): 17 3s are "
-                   "a play, and past 255 copies the per-rank byte counters overflow ('3' x 256 reads as one 4)")
 def test_gouji_rule_1_4_a_rank_string_past_four_packs_is_refused():
+    """Four packs hold 16 of a natural rank and 4 of each joker; a rank string past that is refused
+    (it was read, and past 255 copies the per-rank byte counters overflowed: '3' x 256 read as a 4)."""
     o = G.Options()
-    for text in ("3" * 17, "R" * 5, "3" * 256):
-        with pytest.raises(InvalidAction):
-            G.hint_strings(text, "", o)
-        with pytest.raises(InvalidAction):
-            G.classify(text, o)
+    for text in ("3" * 17, "R" * 5, "B" * 5, "3" * 256, "3" * 16 + "2" * 17):
+        for call in (lambda: G.hint_strings(text, "", o), lambda: G.classify(text, o),
+                     lambda: G.hint_strings("3", text, o), lambda: G.compare(text, "3", o)):
+            with pytest.raises(InvalidAction) as refused:
+                call()
+            assert refused.value.reason == "DUPLICATE_CARD"
+    assert G.classify("3" * 16, o) and G.classify("RRRR", o) and G.hint_strings("RRRRBBBB", "", o)
 
 
 def test_gouji_rule_8_1_check_names_the_answer_to_a_call():

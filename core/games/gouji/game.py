@@ -1009,8 +1009,7 @@ class Gouji(Game):
         past ``HINT_LIMIT`` plays, the grouped hints of ``rules.grouped_leads``
         (``T1-4 +2:0-3 +B:0-2 +R:0-1``); on a table the plays that beat it, burns only when the
         table is a 够级牌 not played by your 对头."""
-        ids, are_cards = rules.NOTATION.parse_cards_or_ranks(hand_text)
-        counts = rules.counts_of(rules.NOTATION.ranks_of(ids) if are_cards else ids)
+        counts = rules.counts_of(rules.ranks_of_text(hand_text))
         table = rules.play_of_text(table_text) if table_text.strip() else 0
         if table_text.strip() and not table:
             raise InvalidAction(f"the table is no play: {table_text[:40]!r}", Reason.NOT_A_COMBINATION)

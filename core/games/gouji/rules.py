@@ -185,10 +185,28 @@ def play_of_ranks(ranks) -> int:
     return hot.classify(*counts_of(ranks))
 
 
+def ranks_of_text(text: str) -> tuple[int, ...]:
+    """The rank indexes of card or rank text (``"RJ RJ TH TS TD"``, ``"RRTTT"``), within what four
+    packs hold (1.4: 16 of a natural rank, 4 of each joker; the per-rank counts are bytes).
+
+    Raises:
+        InvalidAction: an unknown card (UNKNOWN_CARD), more copies than four packs hold
+            (DUPLICATE_CARD).
+    """
+    ids, are_cards = NOTATION.parse_cards_or_ranks(text)  # card text: four of each card at most
+    if are_cards:
+        return NOTATION.ranks_of(ids)
+    for rank in set(ids):
+        most = DECKS if rank >= cardlib.SMALL_JOKER else 4 * DECKS
+        if ids.count(rank) > most:
+            raise InvalidAction(f"{ids.count(rank)} of rank {cardlib.RANK_CHARS[rank]}: four packs hold {most} (1.4)",
+                                Reason.DUPLICATE_CARD)
+    return ids
+
+
 def play_of_text(text: str) -> int:
-    """The play of card or rank text (``"RJ RJ TH TS TD"``, ``"RRTTT"``), 0 when none."""
-    ids, are_cards = NOTATION.parse_cards_or_ranks(text)
-    return play_of_ranks(NOTATION.ranks_of(ids) if are_cards else ids)
+    """The play of card or rank text, 0 when none (raises as ``ranks_of_text``)."""
+    return play_of_ranks(ranks_of_text(text))
 
 
 def play_text(play: int) -> str:
