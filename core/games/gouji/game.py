@@ -870,6 +870,15 @@ class Gouji(Game):
                     "ju": state.match.number, "void": state.void}
         phase = self.phases[state.phase].name
         payer = state.asking[0].to if state.offer else -1
+        offered = cardlib.from_mask(state.offer) if state.offer else ()
+        # what every viewer sees alike is built once and shared (the servicer converts a shared
+        # part once): each seat's public view, the played cards, the cards on top
+        public = tuple(SeatView(h.bit_count(), team=team(s), cards={},
+                                counters={"place": state.places[s], "burning": state.burns[s], "call": state.calls[s],
+                                          "revolution": state.revolution >> s & 1})
+                       for s, h in enumerate(state.hands))
+        played = {"played": cardlib.from_mask(state.played)}
+        top_seat, top_cards = trick.top_seat if trick.top else -1, cardlib.from_mask(trick.top_cards)
         views = []
         for viewer in seat_list:
             allowed = known.allowed(viewer)
@@ -877,17 +886,12 @@ class Gouji(Game):
             for s, h in enumerate(state.hands):
                 cards = {}
                 if s == payer and viewer in (payer, state.asking[0].seat):
-                    cards["offered"] = cardlib.from_mask(state.offer)
+                    cards["offered"] = offered
                 if viewer >= 0 and s != viewer and team(s) == team(viewer) and h and not h & ~allowed:
                     cards["hand"] = cardlib.from_mask(h)
-                seat_views.append(SeatView(h.bit_count(), team=team(s), cards=cards,
-                                           counters={"place": state.places[s], "burning": state.burns[s],
-                                                     "call": state.calls[s],
-                                                     "revolution": state.revolution >> s & 1}))
+                seat_views.append(public[s]._replace(cards=cards) if cards else public[s])
             views.append(View(viewer, phase, state.to_act, cardlib.from_mask(state.hands[viewer]) if viewer >= 0 else (),
-                              tuple(seat_views), {"played": cardlib.from_mask(state.played)}, table,
-                              trick.top_seat if trick.top else -1, cardlib.from_mask(trick.top_cards), counters,
-                              state.finished))
+                              tuple(seat_views), played, table, top_seat, top_cards, counters, state.finished))
         return views
 
     def left(self, state):
