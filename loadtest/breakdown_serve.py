@@ -7,8 +7,8 @@ Per RPC method, thread CPU time (``time.thread_time``) of:
   added, so every method's handler gets timed ones);
 - ``handler``: the servicer method (the error mapping around it included), and inside it the
   steps it goes through, each counted once (a step inside another counts in the outer):
-  ``token open`` (the state cache, or decrypting and unpacking), ``token seal`` (packing,
-  encrypting, the cache, the digest), ``credentials`` (the caller from the metadata),
+  ``token open`` (the state cache, or decrypting and unpacking; a relayed seat's sealed answer
+  opened), ``token seal`` (packing, encrypting, the cache, the digest; a seat's answer sealed), ``credentials`` (the caller from the metadata),
   ``action in`` (the request's action converted), ``rules`` (the game's check, apply,
   legal_actions, score, pack and unpack called from the handler), ``views`` (the core's views
   and their conversion), ``events`` (their conversion); ``other`` is the handler's rest (reading
@@ -36,7 +36,7 @@ import grpc
 
 from referee.core.game import Game
 from referee.core.registry import GAMES
-from referee.service import cli, convert, credentials
+from referee.service import cli, convert, credentials, token
 from referee.service import servicer as sv
 from referee.service.server import SERVICE
 
@@ -104,6 +104,9 @@ def install() -> None:
     S = sv.RefereeServicer
     S._open = _step("token open", S._open)
     S._seal = _step("token seal", S._seal)
+    # a relayed seat's sealed answer and the owner's opening of it (outside _open and _seal)
+    token.Sealer.seal = _step("token seal", token.Sealer.seal)
+    token.Sealer.open = _step("token open", token.Sealer.open)
     credentials.Credentials.caller = _step("credentials", credentials.Credentials.caller)
     credentials.Credentials.caller_of = _step("credentials", credentials.Credentials.caller_of)
     convert.action_in = _step("action in", convert.action_in)
