@@ -162,14 +162,20 @@ def right_of(state: State, seat: int) -> int:
                               revolutionary=state.rev, yaotou_left=_yaotou(state), burned_by=burned_by)
 
 
-def cards_of(hand: int, play: int) -> tuple[int, ...]:
-    """The lowest ids of each rank of ``hand`` that make ``play``."""
+def cards_of(by_rank: list, play: int) -> tuple[int, ...]:
+    """The lowest ids of each rank that make ``play``, of a hand's ids by rank (``ids_by_rank``:
+    a hand's many plays share one walk of its mask)."""
     ids: list[int] = []
     for rank, n in ((hot.natural_rank(play), hot.naturals(play)), (12, hot.twos(play)),
                     (13, hot.smalls(play)), (14, hot.bigs(play))):
         if n:
-            ids += cardlib.from_mask(hand & rules.NOTATION.rank_masks[rank])[:n]
+            ids += by_rank[rank][:n]
     return tuple(sorted(ids))
+
+
+def ids_by_rank(hand: int) -> list[tuple[int, ...]]:
+    """The ids of ``hand`` of each rank index (0..14), ascending."""
+    return [cardlib.from_mask(hand & mask) for mask in rules.NOTATION.rank_masks]
 
 
 def combo_of(play: int) -> Combo:
@@ -227,7 +233,8 @@ def legal_plays(state: State, seat: int):
             plays = [p for p in plays if hot.can_burn_out(*hot.minus(*counts, p))]
     if state.options.biesan:
         plays = [p for p in plays if not _threes(p) or _threes_allowed(state, seat, p)]
-    return [(Action(seat, PLAY, cards_of(hand, p)), combo_of(p)) for p in plays]
+    by_rank = ids_by_rank(hand) if plays else []
+    return [(Action(seat, PLAY, cards_of(by_rank, p)), combo_of(p)) for p in plays]
 
 
 def _bars(state: State) -> bool:
