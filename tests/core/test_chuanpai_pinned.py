@@ -1,0 +1,40 @@
+"""川牌 pinned (make mutate GAME=chuanpai): what the survivors showed no test asserted."""
+from __future__ import annotations
+
+import pytest
+
+from referee.core.errors import Reason
+from referee.core.game import PASS, Action
+from referee.core.games.chuanpai import analysis as an
+from referee.core.games.chuanpai import game as g
+from referee.core.games.chuanpai.cards import NOTATION, TOKENS
+from referee.core.games.chuanpai.deal import Options
+
+from test_chuanpai_analysis import hand, kind  # noqa: E402
+from test_chuanpai_game import FOUR, G, IDS, act, discard, ids, laydown, legal_kinds, table, turn_up, types  # noqa: E402
+
+
+# --- the codec's declarations ------------------------------------------------------------------------
+
+def test_chuanpai_codec_declarations_bound_the_guo_values():
+    # a seat's flagged 过 values (5.6, P-6) are bits 2..12: never negative, never above bit 12
+    state = table(FOUR)
+    assert not G.codec.conforms(state._replace(pending=(1 << 2 | 1 << 12, 0, 0, 0)))
+    for bad in (-1, 1 << 13):
+        assert G.codec.conforms(state._replace(pending=(bad, 0, 0, 0)))
+
+
+# --- 4.4 lay-down: other copies name the same set -----------------------------------------------------
+
+def test_chuanpai_rule_3_3_c_3_another_identical_card_is_the_same_fourth_onto_a_laid_an():
+    # same_points: every 8 is identical; the listed fourth is the lowest 8 in hand, the other 8 lays too
+    state = laydown(table(["[4:4]人牌 [3:5]三五 [5:6]斧头", "[4:6]四六", "[3:3]长三", "[1:5]猫猫"],
+                          melds={0: [(g.AN_M, -1, "[2:6]二六 [2:6]二六 [2:6]二六")]},
+                          options=Options(same_points=True)))
+    listed = [a.cards for a, _ in G.legal_actions(state, 0) if a.kind == g.LAY]
+    other = ids(state, 0, "[3:5]三五")
+    assert listed == [ids(state, 0, "[4:4]人牌")]
+    verdict = G.check(state, Action(0, g.LAY, other))
+    assert verdict.legal and verdict.action.cards == other
+    state, events = act(state, 0, g.LAY, other)
+    assert g.meld_kind(state.melds[0][0]) == g.GANG_M and set(other) <= set(g.meld_cards(state.melds[0][0]))
