@@ -38,3 +38,16 @@ def test_chuanpai_rule_3_3_c_3_another_identical_card_is_the_same_fourth_onto_a_
     assert verdict.legal and verdict.action.cards == other
     state, events = act(state, 0, g.LAY, other)
     assert g.meld_kind(state.melds[0][0]) == g.GANG_M and set(other) <= set(g.meld_cards(state.melds[0][0]))
+
+
+# --- views -------------------------------------------------------------------------------------------
+
+def test_chuanpai_rule_5_1_views_show_the_card_on_offer_and_its_discarder_and_nothing_on_a_turn():
+    state = table(["[6:6]天牌 [1:5]猫猫", "[4:4]人牌 [5:6]斧头", "[5:5]梅子 [5:5]梅子", "[6:6]天牌 [1:5]猫猫"], toujia=1)
+    for view in G.views(state, (-1, 0, 1)):
+        assert view.table_seat == -1 and view.table_cards == () and view.public_cards == {}
+    eight = ids(state, 1, "[4:4]人牌")
+    state, _ = discard(state, 1, "[4:4]人牌")
+    assert G.phase_name(state) == "claim"
+    for view in G.views(state, (-1, 0, 1, 3)):
+        assert view.table_seat == 1 and view.table_cards == eight and view.public_cards == {"offered": eight}
