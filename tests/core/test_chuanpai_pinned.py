@@ -51,3 +51,46 @@ def test_chuanpai_rule_5_1_views_show_the_card_on_offer_and_its_discarder_and_no
     assert G.phase_name(state) == "claim"
     for view in G.views(state, (-1, 0, 1, 3)):
         assert view.table_seat == 1 and view.table_cards == eight and view.public_cards == {"offered": eight}
+
+
+def test_chuanpai_rule_4_6_the_seventh_seen_counter_only_at_a_table_with_a_7th_player():
+    assert "seventh_seen" not in G.view(table(FOUR), -1).counters
+    seven = FOUR + ["[6:6]天牌 [1:5]猫猫 [2:4]二四", "[5:6]斧头 [5:6]斧头", "[1:6]高高"]
+    assert G.view(table(seven), -1).counters["seventh_seen"] == 0
+
+
+# --- priority (5.2, C-8) -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seat1, seat2, taker, kind", [
+    ("[3:4]三四 [2:5]二五 [5:6]斧头", "[1:6]高高 [1:6]高高 [1:6]高高 [5:6]斧头", 2, g.GANG),  # 扛 > 燕
+    ("[1:6]高高 [1:6]高高 [5:6]斧头", "[3:4]三四 [2:5]二五 [5:6]斧头", 1, g.PENG),  # 碰 = 燕: the first in claim order
+])
+def test_chuanpai_rule_5_2_qi_ranks_with_peng_below_gang(seat1, seat2, taker, kind):
+    state = table(["[1:6]高高 [5:6]斧头", seat1, seat2, "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "[1:6]高高")
+    assert state.to_act == (1, 2)
+    answers = {1: kind if taker == 1 else g.YAN, 2: kind if taker == 2 else g.YAN}
+    state, _ = act(state, 1, answers[1])
+    state, events = act(state, 2, answers[2])
+    assert events[0].type == kind and events[0].seat == taker
+    assert [g.meld_kind(m) for m in state.melds[3 - taker]] == []
+
+
+# --- the combinations legal actions describe ----------------------------------------------------------
+
+def _combos(state, seat):
+    return {a.kind: (c.kind, c.chain, c.size, c.ranks) for a, c in G.legal_actions(state, seat) if c}
+
+
+def test_chuanpai_rule_3_1_to_3_4_and_6_1_legal_takes_and_sets_describe_their_combination():
+    seven, eleven = TOKENS["[1:6]"], TOKENS["[5:6]"]
+    state = table(["[1:6]高高 [5:6]斧头", "[1:6]高高 [1:6]高高 [1:6]高高 [1:2]丁丁 [5:6]斧头", "[3:4]三四 [2:5]二五 [4:6]四六 [4:6]四六",
+                   "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "[1:6]高高")
+    three = TOKENS["[1:2]"]
+    assert _combos(state, 1) == {g.PAIR: ("pair", 1, 2, (seven, three)), g.PENG: ("peng", 1, 3, (seven,) * 3),
+                                 g.GANG: ("gang", 1, 4, (seven,) * 4)}
+    yan = tuple(sorted((seven, TOKENS["[3:4]"], TOKENS["[2:5]"])))
+    assert _combos(state, 2) == {g.YAN: ("yan", 1, 3, yan), g.WIN: ("win", 1, 1, (seven,))}
+    lay = laydown(table(["[5:6]斧头 [5:6]斧头 [5:6]斧头 [1:6]高高 [3:4]三四 [2:5]二五", "[4:6]四六", "[3:3]长三", "[1:5]猫猫"]))
+    assert sorted((c.kind, c.chain, c.size, c.ranks) for a, c in G.legal_actions(lay, 0) if c) == [("an", 1, 3, (eleven,) * 3), ("yan", 1, 3, yan)]
