@@ -16,12 +16,27 @@ from test_chuanpai_game import FOUR, G, IDS, act, discard, ids, laydown, legal_k
 
 # --- the codec's declarations ------------------------------------------------------------------------
 
-def test_chuanpai_codec_declarations_bound_the_guo_values():
-    # a seat's flagged 过 values (5.6, P-6) are bits 2..12: never negative, never above bit 12
+def test_chuanpai_codec_declarations_bound_every_field():
+    """The state codec's declarations: seats and cards are indexes from 0 (-1 only where a field
+    says none), the phase and outcome one of four, a laid set at most 6 bytes (kind, source, four
+    ids), a claim answer at most 5 items (WIN, the take's kind, three cards), 过 values bits 2..12."""
     state = table(FOUR)
-    assert not G.codec.conforms(state._replace(pending=(1 << 2 | 1 << 12, 0, 0, 0)))
-    for bad in (-1, 1 << 13):
-        assert G.codec.conforms(state._replace(pending=(bad, 0, 0, 0)))
+    for phase in (g.LAYDOWN, g.TURN, g.CLAIM, g.FINISHED):
+        assert not G.codec.conforms(state._replace(phase=phase, outcome=phase))
+    claim, _ = discard(table(["[5:5]梅子 [5:6]斧头", "[4:6]四六", "[5:5]梅子 [5:5]梅子 [5:5]梅子 [1:5]猫猫",
+                              "[3:3]长三 [2:2]长二"]), 0, "[5:5]梅子")
+    gang = (g.WIN, g.GANG) + ids(claim, 2, "[5:5]梅子 [5:5]梅子 [5:5]梅子")
+    assert not G.codec.conforms(claim._replace(window=claim.window._replace(answers=(None, gang))))
+    assert not G.codec.conforms(claim._replace(window=claim.window._replace(answers=(None, (g.PAIR, 0)))))
+    ok_meld = g._meld(g.GANG_M, 1, range(4))
+    assert not G.codec.conforms(state._replace(melds=((ok_meld,), (), (), ())))
+    bad = [state._replace(toujia=-1), state._replace(pos=-1), state._replace(phase=4), state._replace(phase=-1),
+           state._replace(to_act=(-1,)), state._replace(outcome=4), state._replace(outcome=-1),
+           state._replace(seen=-1), state._replace(melds=((ok_meld + bytes([5]),), (), (), ())),
+           claim._replace(window=claim.window._replace(answers=(None, gang + (7,)))),
+           claim._replace(window=claim.window._replace(answers=(None, (g.PAIR, -1))))]
+    bad += [state._replace(pending=(value, 0, 0, 0)) for value in (-1, 1 << 13)]
+    assert all(G.codec.conforms(s) for s in bad)
 
 
 # --- 4.4 lay-down: other copies name the same set -----------------------------------------------------
