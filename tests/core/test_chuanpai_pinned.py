@@ -55,6 +55,14 @@ def test_chuanpai_rule_3_3_c_3_another_identical_card_is_the_same_fourth_onto_a_
     assert g.meld_kind(state.melds[0][0]) == g.GANG_M and set(other) <= set(g.meld_cards(state.melds[0][0]))
 
 
+def test_chuanpai_rule_3_3_a_jing_is_no_fourth_card_onto_a_laid_an_of_naturals():
+    # 3.2, 3.5: a 经牌 makes sets only with 3-point cards; the fourth [6:6] onto the laid 暗 is the one set
+    state = laydown(table(["[6:6]天牌 财神 [5:6]斧头", "[4:6]四六", "[3:3]长三", "[1:5]猫猫"],
+                          melds={0: [(g.AN_M, -1, "[6:6]天牌 [6:6]天牌 [6:6]天牌")]}))
+    assert [a.cards for a, _ in G.legal_actions(state, 0) if a.kind == g.LAY] == [ids(state, 0, "[6:6]天牌")]
+    assert G.check(state, Action(0, g.LAY, ids(state, 0, "财神"))).reason == Reason.NOT_A_COMBINATION
+
+
 # --- views -------------------------------------------------------------------------------------------
 
 def test_chuanpai_rule_5_1_views_show_the_card_on_offer_and_its_discarder_and_nothing_on_a_turn():
