@@ -104,6 +104,63 @@ def test_chuanpai_p_12_any_four_of_jing_and_threes_and_any_fourth_onto_a_laid_an
     assert g.meld_kind(state.melds[0][0]) == g.GANG_M and jing[0] in g.meld_cards(state.melds[0][0])
 
 
+
+# --- claims: other copies name the same take ---------------------------------------------------------
+
+def test_chuanpai_rule_3_5_a_peng_of_a_passing_3_with_a_3_and_either_jing():
+    state = table(["[1:2]丁丁 [5:6]斧头", "[1:2]丁丁 财神 听用 [5:6]斧头 [5:6]斧头", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "[1:2]丁丁")
+    listed = [a.cards for a, _ in G.legal_actions(state, 1) if a.kind == g.PENG]
+    other = ids(state, 1, "[1:2]丁丁 听用")
+    assert listed == [ids(state, 1, "[1:2]丁丁 财神")]
+    verdict = G.check(state, Action(1, g.PENG, other))
+    assert verdict.legal and verdict.action.cards == other
+    state, events = act(state, 1, g.PENG, other)
+    assert events[0].type == g.PENG and set(other) < set(g.meld_cards(state.melds[1][0]))
+
+
+
+def test_chuanpai_rule_5_3_another_copy_makes_the_same_pair_and_yan_and_a_card_that_does_not_pair_is_no_pair():
+    state = table(["[4:4]人牌 [1:6]高高", "[6:6]天牌 [6:6]天牌 [5:6]斧头", "[3:4]三四 [3:4]三四 [2:5]二五", "[3:3]长三 [2:2]长二"])
+    eight, _ = discard(state, 0, "[4:4]人牌")
+    assert [a.cards for a, _ in G.legal_actions(eight, 1) if a.kind == g.PAIR] == [ids(eight, 1, "[6:6]天牌")]
+    other = ids(eight, 1, "[6:6]天牌 [6:6]天牌")[1:]
+    verdict = G.check(eight, Action(1, g.PAIR, other))
+    assert verdict.legal and verdict.action.cards == other
+    assert G.check(eight, Action(1, g.PAIR, ids(eight, 1, "[5:6]斧头"))).reason == Reason.NOT_A_COMBINATION
+    seven, _ = discard(state, 0, "[1:6]高高")
+    assert [a.cards for a, _ in G.legal_actions(seven, 2)] == [ids(seven, 2, "[3:4]三四 [2:5]二五")]
+    other = ids(seven, 2, "[3:4]三四 [3:4]三四 [2:5]二五")[1:]
+    state, events = act(seven, 2, g.YAN, other)
+    assert events[0].type == g.YAN and set(other) < set(g.meld_cards(state.melds[2][0]))
+
+
+def test_chuanpai_rule_3_3_c_3_a_gang_is_three_identical_cards_from_the_hand_any_three():
+    # same_points: four 8s against four 2s and 12s (齐头) stay in hand; a passing 8 is 扛 with any three
+    state = table(["[2:6]二六 [5:6]斧头", "[4:4]人牌 [3:5]三五 [3:5]三五 [2:6]二六 [1:1]地牌 [1:1]地牌 [6:6]天牌 [6:6]天牌",
+                   "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二"], options=Options(same_points=True))
+    state, _ = discard(state, 0, "[2:6]二六")
+    assert [a.cards for a, _ in G.legal_actions(state, 1) if a.kind == g.GANG] == [ids(state, 1, "[4:4]人牌 [2:6]二六 [3:5]三五")]
+    other = ids(state, 1, "[3:5]三五 [3:5]三五 [2:6]二六")
+    verdict = G.check(state, Action(1, g.GANG, other))
+    assert verdict.legal and sorted(verdict.action.cards) == sorted(other)
+    for wrong in (other[:2], ids(state, 1, "[4:4]人牌 [3:5]三五 [3:5]三五 [2:6]二六")):
+        assert G.check(state, Action(1, g.GANG, wrong)).reason == Reason.NOT_A_COMBINATION
+
+
+
+def test_chuanpai_p_6_an_obliged_player_may_not_pair_with_a_hand_card_of_his_guo_cards_kind():
+    state = table(["[4:4]人牌 [5:6]斧头", "[1:1]地牌 [1:1]地牌 [1:5]猫猫", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二"],
+                  guo={1: [("[1:1]地牌", 1 << 8)]})
+    low, high = ids(state, 1, "[1:1]地牌")[0], state.guo[1][0].card  # the 过 card takes the lowest id, the hand the rest
+    hands = state.hands[:1] + (state.hands[1] & ~(1 << low) | 1 << high,) + state.hands[2:]
+    state = state._replace(hands=hands, guo=((), (g.GuoCard(low, 1 << 8),), (), ()))
+    state, _ = discard(state, 0, "[4:4]人牌")
+    assert [a.cards for a, _ in G.legal_actions(state, 1)] == [(low,)]
+    refused = G.check(state, Action(1, g.PAIR, ids(state, 1, "[1:1]地牌")))
+    assert refused.reason == g.MUST_TAKE and "5.6" in refused.message
+
+
 # --- views -------------------------------------------------------------------------------------------
 
 def test_chuanpai_rule_5_1_views_show_the_card_on_offer_and_its_discarder_and_nothing_on_a_turn():
