@@ -161,6 +161,42 @@ def test_chuanpai_p_6_an_obliged_player_may_not_pair_with_a_hand_card_of_his_guo
     assert refused.reason == g.MUST_TAKE and "5.6" in refused.message
 
 
+
+# --- claims: refusals name their reason --------------------------------------------------------------
+
+def test_chuanpai_claims_naming_cards_the_seat_does_not_have_and_a_gang_onto_a_set_that_is_no_such_set():
+    state = table(["[1:6]高高 [5:6]斧头", "[1:6]高高 [1:6]高高 [5:6]斧头", "[1:6]高高 [5:5]梅子", "[3:3]长三 [2:2]长二"],
+                  melds={1: [(g.AN_M, -1, "[2:2]长二 [2:2]长二 [2:2]长二")]})
+    state, _ = discard(state, 0, "[1:6]高高")
+    laid = g.meld_cards(state.melds[1][0])
+    elsewhere = ids(state, 1, "[1:6]高高")[:1] + ids(state, 2, "[1:6]高高")
+    for kind, cards in ((g.PENG, elsewhere), (g.PENG, laid[:2])):  # another seat's card, his own laid cards
+        assert G.check(state, Action(1, kind, cards)).reason == Reason.CARDS_NOT_IN_HAND
+    # a 扛 onto a laid set names its cards: his own, but no set of the card on offer
+    assert G.check(state, Action(1, g.GANG, laid)).reason == Reason.NOT_A_COMBINATION
+
+
+def test_chuanpai_rule_4_6_an_extra_players_pair_is_refused_by_rule_4_6_and_other_refusals_are_not():
+    state = table(["[1:6]高高 [5:6]斧头", "[1:2]丁丁 [5:6]斧头 [4:5]红九", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二",
+                   "[1:6]高高 [1:6]高高 [1:2]丁丁"])
+    state, _ = discard(state, 0, "[1:6]高高")
+    assert state.to_act == (1, 4)
+    extra_pair = G.check(state, Action(4, g.PAIR, ids(state, 4, "[1:2]丁丁")))
+    assert extra_pair.reason == Reason.NOT_A_COMBINATION and "4.6" in extra_pair.message
+    for refused in (G.check(state, Action(1, g.PAIR, ids(state, 1, "[4:5]红九"))),
+                    G.check(state, Action(4, g.PENG, ids(state, 4, "[1:6]高高 [1:2]丁丁")))):
+        assert refused.reason == Reason.NOT_A_COMBINATION and "4.6" not in refused.message
+
+
+def test_chuanpai_rule_5_4_c_a_laid_pair_is_no_set_to_gang_onto():
+    # a laid 摆 {[6:6], [2:6]}: a passing [6:6] is no fourth card of a set; g - b = 2 would make a
+    # 扛 compulsory (5.4 c), but there is none, and the 12 raises no pairs: the take is optional
+    state = table(["[6:6]天牌 [5:6]斧头", "[4:4]人牌 [1:1]地牌 [1:1]地牌 [6:6]天牌", "[5:5]梅子 [5:5]梅子",
+                   "[3:3]长三 [2:2]长二"], melds={1: [(g.PAIR_M, 0, "[6:6]天牌 [2:6]二六")]})
+    state, _ = discard(state, 0, "[6:6]天牌")
+    assert legal_kinds(state, 1) == [PASS, g.PAIR] and g.obligation(state, 1) is None
+
+
 # --- views -------------------------------------------------------------------------------------------
 
 def test_chuanpai_rule_5_1_views_show_the_card_on_offer_and_its_discarder_and_nothing_on_a_turn():
