@@ -162,6 +162,18 @@ def test_chuanpai_p_6_an_obliged_player_may_not_pair_with_a_hand_card_of_his_guo
 
 
 
+
+def test_chuanpai_p_12_check_resolves_a_listed_take_to_that_very_take():
+    # 86 cards: the third 3 (id 84) and 财神 (id 82) make the listed 碰 (84, 82) of a passing 3
+    state = table(["[1:2]丁丁 [1:2]丁丁 [5:6]斧头", "[1:2]丁丁 财神 [5:6]斧头 [5:6]斧头", "[5:5]梅子 [5:5]梅子",
+                   "[3:3]长三 [2:2]长二"], options=WILD)
+    state, _ = discard(state, 0, "[1:2]丁丁")
+    listed = [a for a, _ in G.legal_actions(state, 1)]
+    assert (g.PENG, (84, 82)) in [(a.kind, a.cards) for a in listed]
+    for action in listed:
+        assert G.check(state, action).action == action
+
+
 # --- claims: refusals name their reason --------------------------------------------------------------
 
 def test_chuanpai_claims_naming_cards_the_seat_does_not_have_and_a_gang_onto_a_set_that_is_no_such_set():
