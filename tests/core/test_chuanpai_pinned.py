@@ -83,6 +83,47 @@ def test_chuanpai_p_5_c_3_three_of_four_seven_point_cards_that_are_no_yan_are_no
     assert not G.check(state, Action(0, g.LAY, ids(state, 0, "[1:6]高高 [1:6]高高 [3:4]三四"))).legal
 
 
+
+def test_chuanpai_rule_3_4_c_3_three_different_7s_are_one_set_to_lay_the_yan():
+    # same_points: [1:6] [3:4] [2:5] are three identical 7s (an 暗) and a 燕: one compulsory set
+    state = laydown(table(["[1:6]高高 [3:4]三四 [2:5]二五 [5:6]斧头", "[4:6]四六", "[3:3]长三", "[1:5]猫猫"],
+                          options=Options(same_points=True)))
+    yan = ids(state, 0, "[1:6]高高 [3:4]三四 [2:5]二五")
+    assert [(a.kind, a.cards) for a, _ in G.legal_actions(state, 0)] == [(g.LAY, yan)]
+    state, events = act(state, 0, g.LAY, yan)
+    assert state.melds[0] == (g._meld(g.YAN_M, -1, yan),) and types(events)[:2] == ["LAY", "DRAW"]
+
+
+def test_chuanpai_rule_3_3_a_fourth_card_onto_a_laid_an_behind_a_laid_pair():
+    state = laydown(table(["[5:5]梅子 [5:6]斧头", "[1:5]猫猫", "[3:3]长三", "[1:4]幺四"],
+                          melds={0: [(g.PAIR_M, 1, "[4:6]四六 [4:6]四六"), (g.AN_M, -1, "[5:5]梅子 [5:5]梅子 [5:5]梅子")]}))
+    assert [(a.kind, a.cards) for a, _ in G.legal_actions(state, 0)] == [(g.LAY, ids(state, 0, "[5:5]梅子"))]
+    state, _ = act(state, 0, g.LAY, ids(state, 0, "[5:5]梅子"))
+    assert [g.meld_kind(m) for m in state.melds[0]] == [g.PAIR_M, g.GANG_M]
+
+
+def test_chuanpai_rule_4_4_p_14_a_refused_pass_names_the_first_listed_set_and_ranks_name_a_set():
+    state = laydown(table(["[1:6]高高 [1:6]高高 [1:6]高高 [2:5]二五 [3:4]三四 [5:6]斧头", "[4:6]四六 [2:2]长二",
+                           "[3:3]长三", "[1:5]猫猫"]))
+    first, second = [a.cards for a, _ in G.legal_actions(state, 0)]
+    message = G.check(state, Action(0, PASS)).message
+    assert NOTATION.format_cards(first) in message and NOTATION.format_cards(second) not in message
+    for cards in (first, second):
+        ranks = tuple(sorted(g.KIND_OF[c] for c in cards))
+        assert G.check(state, Action(0, g.LAY, ranks=ranks)).action.cards == cards
+
+
+def test_chuanpai_rule_4_4_pass_comes_first_and_each_set_is_described_as_laid():
+    # 齐头 makes the 暗 of 8s optional (b = g), {3, 3, 经} is an optional 暗 (3.5): PASS, then both
+    state = laydown(table(["[2:6]二六 [2:6]二六 [2:6]二六 [1:1]地牌 [6:6]天牌 [6:6]天牌 [1:2]丁丁 [1:2]丁丁 财神",
+                           "[4:6]四六", "[3:3]长三", "[1:5]猫猫"]))
+    assert [(a.kind, c and c.kind) for a, c in G.legal_actions(state, 0)] == [(PASS, None), (g.LAY, "an"), (g.LAY, "an")]
+    # a 扛 of four in hand, and a fourth card onto a laid 暗, are laid as 扛
+    state = laydown(table(["[5:5]梅子 [5:5]梅子 [5:5]梅子 [5:5]梅子 [4:6]四六 [5:6]斧头", "[1:5]猫猫", "[3:3]长三", "[1:4]幺四"],
+                          melds={0: [(g.AN_M, -1, "[4:6]四六 [4:6]四六 [4:6]四六")]}))
+    assert [(c.kind, len(a.cards)) for a, c in G.legal_actions(state, 0)] == [("gang", 4), ("gang", 1)]
+
+
 WILD = Options(deck="84_plus_2_wild")
 THREES = "[1:2]丁丁 [1:2]丁丁 [1:2]丁丁"
 
