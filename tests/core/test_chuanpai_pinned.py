@@ -30,12 +30,18 @@ def test_chuanpai_codec_declarations_bound_every_field():
     assert not G.codec.conforms(claim._replace(window=claim.window._replace(answers=(None, (g.PAIR, 0)))))
     ok_meld = g._meld(g.GANG_M, 1, range(4))
     assert not G.codec.conforms(state._replace(melds=((ok_meld,), (), (), ())))
+    assert not G.codec.conforms(state._replace(guo=((), (g.GuoCard(5, 1 << 2 | 1 << 12),), (), ())))
+    assert not G.codec.conforms(state._replace(guo=((), (g.GuoCard(0, 1 << 8),), (), ())))  # id 0: a [6:6]
+    assert not G.codec.conforms(state._replace(match=state.match._replace(carry=g.Carry(0, True))))
     bad = [state._replace(toujia=-1), state._replace(pos=-1), state._replace(phase=4), state._replace(phase=-1),
            state._replace(to_act=(-1,)), state._replace(outcome=4), state._replace(outcome=-1),
            state._replace(seen=-1), state._replace(melds=((ok_meld + bytes([5]),), (), (), ())),
            claim._replace(window=claim.window._replace(answers=(None, gang + (7,)))),
            claim._replace(window=claim.window._replace(answers=(None, (g.PAIR, -1))))]
     bad += [state._replace(pending=(value, 0, 0, 0)) for value in (-1, 1 << 13)]
+    bad += [state._replace(guo=((), (g.GuoCard(5, value),), (), ())) for value in (-1, 1 << 13)]
+    bad += [state._replace(guo=((), (g.GuoCard(-1, 1 << 8),), (), ())),
+            state._replace(match=state.match._replace(carry=g.Carry(-1, True)))]
     assert all(G.codec.conforms(s) for s in bad)
 
 
@@ -146,6 +152,72 @@ def test_chuanpai_p_12_any_four_of_jing_and_threes_and_any_fourth_onto_a_laid_an
 
 
 
+
+# --- winning on a draw (6.1, P-3) --------------------------------------------------------------------
+
+def test_chuanpai_rule_6_1_a_replacement_draw_after_a_take_that_completes_the_cards_wins_at_once():
+    state = table(["[1:6]高高 [5:6]斧头", "[1:6]高高 [1:6]高高 [4:6]四六", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二"],
+                  "[4:6]四六")
+    state, _ = discard(state, 0, "[1:6]高高")
+    state, events = act(state, 1, g.PENG)
+    assert types(events) == ["PENG", "DRAW", "WIN"] and state.winner == 1 and events[-1].values == {"from": -1}
+
+
+def test_chuanpai_p_3_no_win_check_during_the_laydown_then_in_turn_order_from_toujia():
+    # seat 1's replacement draw completes his cards during 4.4; 头家 (seat 0) is complete too: he wins
+    state = laydown(table(["[4:6]四六 [4:6]四六", "[2:2]长二 [2:2]长二 [2:2]长二 [5:5]梅子", "[3:3]长三", "[1:5]猫猫"],
+                          "[5:5]梅子"))
+    assert state.to_act == (1,)
+    state, events = act(state, 1, g.LAY, ids(state, 1, "[2:2]长二 [2:2]长二 [2:2]长二"))
+    assert types(events) == ["LAY", "DRAW", "WIN"] and state.winner == 0
+
+
+def test_chuanpai_rule_6_1_a_gang_laid_after_a_take_whose_first_replacement_wins_draws_no_more():
+    # 碰 of [1:6], draw [5:5]; the fourth [2:2] onto the laid 暗 (optional: g - b = 1); its first
+    # replacement [4:6] completes [5:5] [4:6]: a win, and the second replacement is not drawn
+    state = table(["[1:6]高高 [5:6]斧头", "[1:6]高高 [1:6]高高 [2:2]长二", "[5:5]梅子 [5:6]斧头", "[3:3]长三 [1:5]猫猫"],
+                  "[5:5]梅子 [4:6]四六 [4:6]四六", melds={1: [(g.AN_M, -1, "[2:2]长二 [2:2]长二 [2:2]长二")]})
+    state, _ = discard(state, 0, "[1:6]高高")
+    state, events = act(state, 1, g.PENG)
+    assert types(events) == ["PENG", "DRAW"] and legal_kinds(state, 1) == [PASS, g.LAY]
+    pos = state.pos
+    state, events = act(state, 1, g.LAY, ids(state, 1, "[2:2]长二"))
+    assert types(events) == ["LAY", "DRAW", "WIN"] and state.winner == 1
+    assert state.pos == pos + 1 and state.hands[1].bit_count() == 2
+
+
+
+def _deal_with_a_laydown(toujia: int) -> g.State:
+    for n in range(200):
+        state = G.deal(G.make_options(), b"laydown %d" % n, b"")
+        if state.toujia == toujia and G.phase_name(state) == "laydown" and state.asking[0].seat != toujia:
+            return state
+    raise AssertionError("no such deal")
+
+
+def test_chuanpai_rule_4_4_p_3_after_the_laydown_toujia_discards_first():
+    state = _deal_with_a_laydown(2)
+    assert G.view(state, -1).counters["turn"] == -1  # nobody is on turn during 4.4
+    while G.phase_name(state) == "laydown":
+        state, _ = act(state, state.to_act[0], *G.legal_actions(state, state.to_act[0])[0][0][1:3])
+    assert state.finished or (G.phase_name(state) == "turn" and state.to_act == (2,) and state.turn == 2)
+
+
+def test_chuanpai_a_fresh_deal_has_counted_no_action_and_each_action_counts_one():
+    state = G.deal(G.make_options(), b"steps", b"")
+    assert state.step == 0
+    seat = state.to_act[0]
+    after, _ = G.apply(state, G.legal_actions(state, seat)[0][0])
+    assert after.step == 1
+
+
+# --- the table (4.1) ---------------------------------------------------------------------------------
+
+def test_chuanpai_rule_4_1_a_deal_without_a_seat_count_seats_four():
+    state = G.deal(G.make_options(), b"default", b"")
+    assert state.num_seats == 4 and sorted(h.bit_count() for h in state.hands) == [15, 15, 15, 16]
+
+
 # --- claims: other copies name the same take ---------------------------------------------------------
 
 def test_chuanpai_rule_3_5_a_peng_of_a_passing_3_with_a_3_and_either_jing():
@@ -213,6 +285,16 @@ def test_chuanpai_p_12_check_resolves_a_listed_take_to_that_very_take():
     assert (g.PENG, (84, 82)) in [(a.kind, a.cards) for a in listed]
     for action in listed:
         assert G.check(state, action).action == action
+
+
+
+def test_chuanpai_p_12_listed_takes_name_the_lowest_copies_of_their_kinds():
+    # 86 cards: a passing 3 (id 80) with the 3s 84 and 85 and 财神 (82) in hand
+    state = table(["[1:2]丁丁 [1:2]丁丁 [5:6]斧头", "[1:2]丁丁 [1:2]丁丁 财神 [5:6]斧头 [5:6]斧头", "[5:5]梅子 [5:5]梅子",
+                   "[3:3]长三 [2:2]长二"], options=WILD)
+    state, _ = discard(state, 0, "[1:2]丁丁")
+    takes = [(a.kind, a.cards) for a, _ in G.legal_actions(state, 1) if a.kind in (g.PENG, g.GANG)]
+    assert takes == [(g.PENG, (84, 85)), (g.PENG, (84, 82)), (g.GANG, (84, 85, 82))]
 
 
 # --- claims: refusals name their reason --------------------------------------------------------------
