@@ -351,6 +351,28 @@ def test_chuanpai_rule_4_6_the_seventh_seen_counter_only_at_a_table_with_a_7th_p
     assert G.view(table(seven), -1).counters["seventh_seen"] == 0
 
 
+
+
+# --- identical cards (3.3, C-3) ----------------------------------------------------------------------
+
+def test_chuanpai_rule_3_3_identical_cards_have_the_same_pips_unless_same_points_is_asked():
+    eights = hand("二六 三五 人牌")
+    assert an.identical_count(eights, kind("二六")) == 1 and an.identical_count(eights, kind("二六"), True) == 3
+    assert not an.identical(kind("二六"), kind("三五")) and an.identical(kind("二六"), kind("三五"), True)
+    assert an.laydown_sets(eights) == () and an.laydown_sets(eights, True) == (((2, 13, 14), True),)
+    assert not an.is_complete(eights) and an.is_complete(eights, True)
+
+
+# --- must-take rules (5.4) ---------------------------------------------------------------------------
+
+def test_chuanpai_rule_5_4_c_qitou_decides_a_peng_or_gang_not_a_card_he_holds_one_of():
+    # one [4:4] in hand: no 碰; b - g = 1 (two 8s, one 2) would oblige a 碰, but there is none to make,
+    # and the 8 raises no pairs (5.4 a): he may pass it or 摆 it with his 2
+    state = table(["[4:4]人牌 [5:6]斧头", "[4:4]人牌 [2:6]二六 [1:1]地牌", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "[4:4]人牌")
+    assert state.to_act == (1,) and legal_kinds(state, 1) == [PASS, g.PAIR]
+
+
 # --- priority (5.2, C-8) -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("seat1, seat2, taker, kind", [
