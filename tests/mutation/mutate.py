@@ -376,7 +376,8 @@ def build_map(base: Path, tree: Path, service: bool | None = False) -> Path:
     started = time.monotonic()
     proc = subprocess.run(PYTEST + ["--tb=short", *driving(service)], cwd=tree,
                           env=test_env(base / "core", tree, base / "service" if service is not False else None,
-                                       REFEREE_MUTATION_MAP=str(partial)))
+                                       REFEREE_MUTATION_MAP=str(partial)),
+                          preexec_fn=_die_with_parent)  # a stopped run leaves no map build behind
     data = json.loads(partial.read_text()) if partial.exists() else {}
     if proc.returncode != 0 or data.get("failed"):
         raise SystemExit(f"the driving suite fails on the unmutated sources ({data.get('failed')}): fix it first")
