@@ -383,6 +383,17 @@ def test_chuanpai_rule_4_6_the_seventh_seen_counter_only_at_a_table_with_a_7th_p
     assert "seventh_seen" not in G.view(table(FOUR), -1).counters
     seven = FOUR + ["[6:6]天牌 [1:5]猫猫 [2:4]二四", "[5:6]斧头 [5:6]斧头", "[1:6]高高"]
     assert G.view(table(seven), -1).counters["seventh_seen"] == 0
+    at_seat_0 = table(seven[1:] + seven[:1], toujia=1)  # 头家 seat 1: the 7th player is seat 0
+    assert g.seventh(at_seat_0) == 0 and G.view(at_seat_0, -1).counters["seventh_seen"] == 0
+
+
+@pytest.mark.parametrize("seats", [4, 5, 6, 7])
+def test_chuanpai_rule_4_6_views_name_toujia_the_extra_players_and_the_7th(seats):
+    hands = (FOUR + ["[6:6]天牌 [1:5]猫猫 [2:4]二四", "[5:6]斧头 [5:6]斧头", "[1:6]高高"])[:seats]
+    state = table(hands[-1:] + hands[:-1], toujia=1)
+    expected = {4: ["", "toujia", "", ""], 5: ["extra", "toujia", "", "", ""],
+                6: ["extra", "toujia", "", "", "", "extra"], 7: ["seventh", "toujia", "", "", "", "extra", "extra"]}
+    assert [sv.role for sv in G.view(state, -1).seats] == expected[seats]
 
 
 
