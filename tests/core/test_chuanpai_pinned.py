@@ -366,6 +366,46 @@ def test_chuanpai_rule_5_4_c_a_laid_pair_is_no_set_to_gang_onto():
     assert legal_kinds(state, 1) == [PASS, g.PAIR] and g.obligation(state, 1) is None
 
 
+
+# --- the turn (5.5, 4.6) -----------------------------------------------------------------------------
+
+def test_chuanpai_rule_5_5_a_discard_named_by_its_kind_and_discards_that_are_not_one_card():
+    state = table(["[5:6]斧头 [5:6]斧头 [1:3]合牌 [3:3]长三", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二", "[1:6]高高 [1:2]丁丁"])
+    eleven = TOKENS["[5:6]"]
+    verdict = G.check(state, Action(0, g.DISCARD, ranks=(eleven,)))
+    assert verdict.legal and verdict.action.cards == ids(state, 0, "[5:6]斧头")[:1]
+    lacks = G.check(state, Action(0, g.DISCARD, ranks=(TOKENS["[6:6]"],)))
+    assert lacks.reason == Reason.CARDS_NOT_IN_HAND and "[6:6]天牌" in lacks.message
+    assert G.check(state, Action(0, g.DISCARD, ranks=(TOKENS["[1:3]"],))).reason == g.BREAKS_PAIR
+    for one_card_no in (Action(0, g.DISCARD), Action(0, g.DISCARD, ranks=(eleven, eleven)),
+                        Action(0, g.DISCARD, ids(state, 0, "[5:6]斧头 [5:6]斧头"))):
+        assert G.check(state, one_card_no).reason == Reason.BAD_ACTION
+    assert G.check(state, Action(0, g.KEEP)).reason == Reason.WRONG_PHASE  # no turned card to keep
+
+
+def test_chuanpai_rule_4_6_an_extra_players_turned_card_of_id_0_is_his_to_keep_or_discard():
+    hands = ["[4:4]人牌 [5:6]斧头", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二", "[1:6]高高 [1:2]丁丁", "[1:5]猫猫 [2:4]二四 [2:4]二四"]
+    state, _ = turn_up(table(hands, "[6:6]天牌")._replace(to_act=(), phase=g.TURN), 4)
+    assert state.card == 0 and state.to_act == (4,)  # the first [6:6]
+    assert [(a.kind, a.cards) for a, _ in G.legal_actions(state, 4)] == [(g.KEEP, ()), (g.DISCARD, (0,))]
+    assert G.view(state, 4).seats[4].cards["turned"] == (0,)
+    assert G.check(state, Action(4, g.DISCARD, ranks=(TOKENS["[6:6]"],))).action.cards == (0,)
+    assert G.check(state, Action(4, g.KEEP)).legal
+    kept, _ = act(state, 4, g.KEEP)
+    assert kept.hands[4] & 1 and kept.card == -1 and not G.codec.conforms(kept)
+
+
+def test_chuanpai_rule_6_1_an_extra_players_kept_card_wins_as_a_draw():
+    state = table(FOUR + ["[4:6]四六"], "[4:6]四六")
+    state, _ = turn_up(state, 4)
+    state, events = act(state, 4, g.KEEP)
+    assert state.winner == 4 and events[-1].type == "WIN" and events[-1].values == {"from": -1}
+    assert state.card == -1 and not G.codec.conforms(state)
+    view = G.view(state, 0)
+    assert view.seats[4].cards["hand"] == g.from_mask(state.hands[4])  # the winner's hand is shown
+    assert all(sv.team == -1 for sv in view.seats)  # no teams: each plays for himself
+
+
 # --- views -------------------------------------------------------------------------------------------
 
 def test_chuanpai_rule_5_1_views_show_the_card_on_offer_and_its_discarder_and_nothing_on_a_turn():
