@@ -406,6 +406,23 @@ def test_chuanpai_rule_6_1_an_extra_players_kept_card_wins_as_a_draw():
     assert all(sv.team == -1 for sv in view.seats)  # no teams: each plays for himself
 
 
+
+# --- settlement (6.3, 4.6, C-7) ----------------------------------------------------------------------
+
+def test_chuanpai_rule_6_3_the_settlement_names_the_winner_and_a_void_hand_none():
+    won = table(FOUR)._replace(phase=g.FINISHED, to_act=(), outcome=g.WON, winner=2)
+    assert G.settle(won).winners == (2,)
+    void = table(FOUR)._replace(phase=g.FINISHED, to_act=(), outcome=g.VOID)
+    assert G.settle(void).winners == () and G.settle(void).points == (0,) * 4
+
+
+def test_chuanpai_c_7_the_seventh_bonus_when_the_7th_player_is_seat_0():
+    seven = FOUR + ["[6:6]天牌 [1:5]猫猫 [2:4]二四", "[5:6]斧头 [5:6]斧头", "[1:6]高高"]
+    state = table(seven[1:] + seven[:1], toujia=1, options=Options(seventh_bonus=2))
+    state = state._replace(phase=g.FINISHED, to_act=(), outcome=g.VOID, seen=3)
+    assert g.seventh(state) == 0 and G.settle(state).points == (12,) + (-2,) * 6
+
+
 # --- views -------------------------------------------------------------------------------------------
 
 def test_chuanpai_rule_5_1_views_show_the_card_on_offer_and_its_discarder_and_nothing_on_a_turn():
@@ -473,6 +490,25 @@ def test_chuanpai_rule_5_2_qi_ranks_with_peng_below_gang(seat1, seat2, taker, ki
     state, events = act(state, 2, answers[2])
     assert events[0].type == kind and events[0].seat == taker
     assert [g.meld_kind(m) for m in state.melds[3 - taker]] == []
+
+
+
+def test_chuanpai_rule_5_2_a_win_of_a_later_seat_beats_a_gang_of_an_earlier_one():
+    state = table(["[5:5]梅子 [5:6]斧头", "[5:5]梅子 [5:5]梅子 [5:5]梅子 [1:5]猫猫", "[4:6]四六", "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "[5:5]梅子")
+    assert state.to_act == (1, 2)
+    state, _ = act(state, 1, g.GANG)
+    state, events = act(state, 2, g.WIN)
+    assert state.winner == 2 and types(events) == [g.PAIR, "WIN"] and not state.melds[1]
+
+
+def test_chuanpai_c_9_qi_is_peng_a_lone_yan_claim_is_still_taken():
+    state = table(["[1:6]高高 [5:6]斧头", "[3:4]三四 [2:5]二五 [5:6]斧头", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二"],
+                  options=Options(qi_is_peng=True))
+    state, _ = discard(state, 0, "[1:6]高高")
+    assert state.to_act == (1,)
+    state, events = act(state, 1, g.YAN)
+    assert events[0].type == g.YAN and g.meld_kind(state.melds[1][0]) == g.YAN_M
 
 
 # --- the combinations legal actions describe ----------------------------------------------------------
