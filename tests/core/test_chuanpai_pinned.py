@@ -475,6 +475,21 @@ def test_chuanpai_rule_5_4_c_qitou_decides_a_peng_or_gang_not_a_card_he_holds_on
     assert state.to_act == (1,) and legal_kinds(state, 1) == [PASS, g.PAIR]
 
 
+
+def test_chuanpai_rule_3_5_two_3s_and_tingyong_must_gang_a_passing_caishen():
+    # 3, 3, 7 and 听用: the passing 财神 raises no pairs (M stays 2), 3.5 alone obliges the 扛
+    state = table(["财神 [5:6]斧头", "[1:2]丁丁 [1:2]丁丁 [1:6]高高 听用", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "财神")
+    refused = G.check(state, Action(1, PASS))
+    assert refused.reason == g.MUST_TAKE and "3.5" in refused.message and g.obligation(state, 1) == "3.5"
+
+
+def test_chuanpai_p_5_c_3_five_identical_8s_lay_a_gang_of_four():
+    state = laydown(table(["[4:4]人牌 [4:4]人牌 [2:6]二六 [2:6]二六 [3:5]三五 [5:6]斧头", "[4:6]四六", "[3:3]长三", "[1:5]猫猫"],
+                          options=Options(same_points=True)))
+    assert [len(a.cards) for a, _ in G.legal_actions(state, 0)] == [4]
+
+
 # --- priority (5.2, C-8) -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("seat1, seat2, taker, kind", [
