@@ -212,6 +212,17 @@ def test_chuanpai_a_fresh_deal_has_counted_no_action_and_each_action_counts_one(
     assert after.step == 1
 
 
+
+# --- 头家 of a later hand (4.2, C-6) ------------------------------------------------------------------
+
+@pytest.mark.parametrize("clockwise, toujia", [(False, 3), (True, 2)])
+def test_chuanpai_rule_4_2_c_6_the_turner_and_the_count_go_the_way_of_play(clockwise, toujia):
+    # five seats, seat 0 won: the second player after him turns [6:6] (12 points) and counts 12
+    # players from himself as 1: counter-clockwise 2 -> 3; clockwise 3 -> 2
+    card = IDS[TOKENS["[6:6]"]][:1]
+    assert g.counted_toujia(0, card, 5, clockwise) == toujia
+
+
 # --- the table (4.1) ---------------------------------------------------------------------------------
 
 def test_chuanpai_rule_4_1_a_deal_without_a_seat_count_seats_four():
