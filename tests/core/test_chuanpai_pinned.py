@@ -28,6 +28,9 @@ def test_chuanpai_codec_declarations_bound_every_field():
     gang = (g.WIN, g.GANG) + ids(claim, 2, "[5:5]梅子 [5:5]梅子 [5:5]梅子")
     assert not G.codec.conforms(claim._replace(window=claim.window._replace(answers=(None, gang))))
     assert not G.codec.conforms(claim._replace(window=claim.window._replace(answers=(None, (g.PAIR, 0)))))
+    pairs = tuple(g._meld(g.PAIR_M, 1, (c, c + 1)) for c in range(0, 86, 2))  # all 86 cards laid in 43 pairs
+    wild = table(FOUR, options=WILD)._replace(hands=(0,) * 4, pos=86, melds=(pairs, (), (), ()))
+    assert len(pairs) == g.MAX_MELDS and not G.codec.conforms(wild)
     ok_meld = g._meld(g.GANG_M, 1, range(4))
     assert not G.codec.conforms(state._replace(melds=((ok_meld,), (), (), ())))
     assert not G.codec.conforms(state._replace(guo=((), (g.GuoCard(5, 1 << 2 | 1 << 12),), (), ())))
@@ -210,6 +213,17 @@ def test_chuanpai_a_fresh_deal_has_counted_no_action_and_each_action_counts_one(
     seat = state.to_act[0]
     after, _ = G.apply(state, G.legal_actions(state, seat)[0][0])
     assert after.step == 1
+
+
+
+# --- 头家 of a later hand (4.2, C-6) ------------------------------------------------------------------
+
+@pytest.mark.parametrize("clockwise, toujia", [(False, 3), (True, 2)])
+def test_chuanpai_rule_4_2_c_6_the_turner_and_the_count_go_the_way_of_play(clockwise, toujia):
+    # five seats, seat 0 won: the second player after him turns [6:6] (12 points) and counts 12
+    # players from himself as 1: counter-clockwise 2 -> 3; clockwise 3 -> 2
+    card = IDS[TOKENS["[6:6]"]][:1]
+    assert g.counted_toujia(0, card, 5, clockwise) == toujia
 
 
 # --- the table (4.1) ---------------------------------------------------------------------------------
@@ -488,6 +502,14 @@ def test_chuanpai_p_5_c_3_five_identical_8s_lay_a_gang_of_four():
     state = laydown(table(["[4:4]人牌 [4:4]人牌 [2:6]二六 [2:6]二六 [3:5]三五 [5:6]斧头", "[4:6]四六", "[3:3]长三", "[1:5]猫猫"],
                           options=Options(same_points=True)))
     assert [len(a.cards) for a, _ in G.legal_actions(state, 0)] == [4]
+
+
+
+def test_chuanpai_rule_5_4_c_2s_are_good_against_8s_not_against_9s():
+    # two 2s, no 8, one 11: g - b = 2 in the 2/12 against 8 family: the 碰 of a passing 2 is compulsory
+    state = table(["[1:1]地牌 [5:6]斧头", "[1:1]地牌 [1:1]地牌 [5:6]斧头", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "[1:1]地牌")
+    assert "5.4 c" in G.check(state, Action(1, PASS)).message
 
 
 # --- priority (5.2, C-8) -----------------------------------------------------------------------------
