@@ -11,6 +11,14 @@ from referee.core.games.gouji.game import GOUJI as G
 from test_gouji_ju import RICH, answer, at_tribute, carry, masks, pick  # noqa: E402
 
 
+def _revolted_by_seat_1():
+    """1 holds no joker and no 钱 and revolts (9.1); his 对头 4, holding three Qs, is asked 要头."""
+    s = g.new_state(masks("RJ 4S 4H", "5S 6S", "BJ 5H 6H", "2S 7S", "QS QH QD 8S 2H", "2D 9S"), 4, phase=g.GEMING)
+    s = g._to_geming(s._replace(trick=g.Trick()), [])
+    s, _ = answer(s, 1, "REVOLT")
+    return s
+
+
 def test_gouji_codec_declarations_bound_the_flags_and_the_phase():
     s = g.new_state(masks("5S", "6S", "7S", "8S", "9S", "TS"), 0)
     for bad in (s._replace(close=2), s._replace(close=-1), s._replace(phase=6), s._replace(siji=2), s._replace(void=2)):
@@ -151,9 +159,7 @@ def test_gouji_rule_13_7_a_burn_that_plays_out_is_over_and_owed():
 
 def test_gouji_rule_9_5_a_siji_ends_the_trick_at_once_and_the_state_stays_in_its_codec():
     # 1 holds no joker and no 钱 and revolts (9.1); his 对头 4 takes 要头 and leads three Qs
-    s = g.new_state(masks("RJ 4S 4H", "5S 6S", "BJ 5H 6H", "2S 7S", "QS QH QD 8S 2H", "2D 9S"), 4, phase=g.GEMING)
-    s = g._to_geming(s._replace(trick=g.Trick()), [])
-    s, _ = answer(s, 1, "REVOLT")
+    s = _revolted_by_seat_1()
     s, _ = answer(s, 4, "YAOTOU")
     s, events = answer(s, 4, "PLAY", "QS QH QD")
     assert [e.type for e in events] == ["PLAY", "SIJI", "TRICK_WON"]
@@ -279,9 +285,7 @@ def test_gouji_rule_11_1_13_2_without_a_revolutionary_each_owner_has_the_same_ri
 
 def test_gouji_rule_9_5_a_wutou_duitou_plays_no_siji_and_his_gouji_play_is_ordinary():
     # 1 revolts (9.1); his 对头 4 declines 要头 (无头): his three Qs are no 够死级, and unprotected (11.5)
-    s = g.new_state(masks("RJ 4S 4H", "5S 6S", "BJ 5H 6H", "2S 7S", "QS QH QD 8S 2H", "2D 9S"), 4, phase=g.GEMING)
-    s = g._to_geming(s._replace(trick=g.Trick()), [])
-    s, _ = answer(s, 1, "REVOLT")
+    s = _revolted_by_seat_1()
     s, _ = answer(s, 4, "PASS")
     s, events = answer(s, 4, "PLAY", "QS QH QD")
     assert [e.type for e in events] == ["PLAY"]
