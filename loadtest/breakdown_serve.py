@@ -24,10 +24,7 @@ snapshots). Used by ``loadtest/breakdown.py``; one worker only:
 """
 from __future__ import annotations
 
-import atexit
-import json
 import os
-import signal
 import sys
 import threading
 import time
@@ -36,9 +33,12 @@ import grpc
 
 from referee.core.game import Game
 from referee.core.registry import GAMES
-from referee.service import cli, convert, credentials, token
+from referee.service import convert, credentials, token
 from referee.service import servicer as sv
 from referee.service.server import SERVICE
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from stages_serve import serve_writing  # noqa: E402  (one way to write a server's figures)
 
 _steps: dict[tuple[str, str], float] = {}
 _calls: dict[str, int] = {}
@@ -133,16 +133,6 @@ def snapshot() -> dict:
         return {"process_cpu_s": time.process_time(), "calls": dict(_calls), "steps": steps}
 
 
-def _dump(*_):
-    path = os.environ.get("REFEREE_BREAKDOWN_OUT", "breakdown.json")
-    with open(path + ".tmp", "w", encoding="utf-8") as f:
-        json.dump(snapshot(), f)
-    os.replace(path + ".tmp", path)
-
-
 if __name__ == "__main__":
     install()
-    signal.signal(signal.SIGUSR1, _dump)
-    signal.signal(signal.SIGTERM, lambda *_: (_dump(), os._exit(0)))
-    atexit.register(_dump)
-    sys.exit(cli.main(sys.argv[1:]))
+    sys.exit(serve_writing(snapshot, "REFEREE_BREAKDOWN_OUT", "breakdown.json"))

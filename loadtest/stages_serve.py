@@ -71,17 +71,21 @@ def report() -> dict:
     return out
 
 
-def _dump(*_):
-    out = report()
-    path = os.environ.get("REFEREE_STAGES_OUT", "stages.json")
-    with open(path + ".tmp", "w", encoding="utf-8") as f:
-        json.dump(out, f, indent=1)
-    os.replace(path + ".tmp", path)
+def serve_writing(snapshot, path_variable: str, default: str) -> int:
+    """``referee`` (argv) with ``snapshot()`` written as JSON to the file named by
+    ``path_variable`` on SIGUSR1, SIGTERM and exit (the steps installed beforehand)."""
+    def dump(*_):
+        path = os.environ.get(path_variable, default)
+        with open(path + ".tmp", "w", encoding="utf-8") as f:
+            json.dump(snapshot(), f, indent=1)
+        os.replace(path + ".tmp", path)
+
+    signal.signal(signal.SIGUSR1, dump)
+    signal.signal(signal.SIGTERM, lambda *_: (dump(), os._exit(0)))
+    atexit.register(dump)
+    return cli.main(sys.argv[1:])
 
 
 if __name__ == "__main__":
     install()
-    signal.signal(signal.SIGUSR1, _dump)
-    signal.signal(signal.SIGTERM, lambda *_: (_dump(), os._exit(0)))
-    atexit.register(_dump)
-    sys.exit(cli.main(sys.argv[1:]))
+    sys.exit(serve_writing(report, "REFEREE_STAGES_OUT", "stages.json"))
