@@ -90,6 +90,7 @@ OPERATORS = re.compile(
     r"|NumberReplacer)$")
 SKIP_OPERATOR, SKIP_EQUIVALENT, SKIP_SAMPLE, SKIP_WORKER = ("operator not run", "equivalent", "not sampled",
                                                              "another worker")
+SKIP_CARRIED = "killed in an earlier run"
 
 
 # --- which modules ------------------------------------------------------------------------------
@@ -467,6 +468,14 @@ def run(args) -> int:
             skip(db, [item.job_id], f"{SKIP_EQUIVALENT}: {listed(keys[item.job_id], equivalents)}")
         todo = sorted((i for i in in_scope if not listed(keys[i.job_id], equivalents)),
                       key=lambda i: (str(i.mutations[0].module_path), i.mutations[0].start_pos, operator_of(i.mutations[0])))
+        if args.carry:
+            carried = carried_kills(Path(args.carry).resolve(), workdir / "pristine", items, keys)
+            for item in todo:
+                if item.job_id in carried:
+                    skip(db, [item.job_id], f"{SKIP_CARRIED}: {carried[item.job_id]}")
+            print(f"{len(carried)} mutants killed in {args.carry} with their definition unchanged: not run again",
+                  flush=True)
+            todo = [i for i in todo if i.job_id not in carried]
         if args.rerun:
             again = {line.split("  -> ")[0] for line in (Path(args.rerun) / "survivors.txt").read_text().splitlines()
                      if line and not line.startswith(" ")}
@@ -485,6 +494,60 @@ def run(args) -> int:
         with use_db(str(workdir / f"w{worker}" / "session.sqlite")) as db:
             skip(db, [i.job_id for n, i in enumerate(todo) if n % jobs != worker], SKIP_WORKER)
     return execute(workdir)
+
+
+def killed(result) -> bool:
+    """A test killed the mutant: the command ran the tests (a crash prints nothing) and failed."""
+    from cosmic_ray.work_item import TestOutcome
+
+    output = result.output or ""
+    return (result.test_outcome == TestOutcome.KILLED and "MUTATION ERROR" not in output
+            and re.search(r"MUTATION (core|service)/", output) is not None)
+
+
+def definitions(source: str) -> dict[int, str]:
+    """line -> the source of the top-level statement (a def, a class, an assignment) holding it."""
+    tree, out = ast.parse(source), {}
+    for node in tree.body:
+        text = ast.get_source_segment(source, node, padded=True) or ""
+        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        for row in range(start, node.end_lineno + 1):
+            out[row] = text
+    return out
+
+
+def carried_kills(earlier: Path, pristine: Path, items, keys: dict[str, str]) -> dict[str, str]:
+    """job id -> the earlier run's name, for the mutants a test killed in ``earlier`` whose
+    top-level definition reads the same here: a fix elsewhere in a module does not send its
+    thousand other mutants through the tests again. (A kill is carried, a survival never is:
+    the tests only grow, and the survivors of both runs are what gets triaged.)"""
+    from cosmic_ray.work_db import use_db
+
+    meta = json.loads((earlier / "run.json").read_text())
+    old_items, old_results = {}, {}
+    for worker in range(meta["jobs"]):
+        with use_db(str(earlier / f"w{worker}" / "session.sqlite")) as db:
+            old_items.update((item.job_id, item) for item in db.work_items)
+            old_results.update((job_id, result) for job_id, result in db.results if killed(result))
+    old_keys = mutant_keys(list(old_items.values()), Sources(earlier / "pristine"))
+    old_defs, new_defs, dead = {}, {}, {}
+    for job_id in old_results:
+        spec = old_items[job_id].mutations[0]
+        path = str(spec.module_path)
+        if path not in old_defs:
+            old_defs[path] = definitions((earlier / "pristine" / path).read_text())
+        dead[old_keys[job_id]] = old_defs[path][spec.start_pos[0]]
+    out = {}
+    for item in items:
+        spec = item.mutations[0]
+        path = str(spec.module_path)
+        if keys[item.job_id] not in dead:
+            continue
+        if path not in new_defs:
+            new_defs[path] = definitions((pristine / path).read_text())
+        if new_defs[path][spec.start_pos[0]] == dead[keys[item.job_id]]:
+            out[item.job_id] = earlier.name
+    return out
 
 
 def copy_pristine(workdir: Path, worker: int) -> None:
@@ -793,6 +856,9 @@ def report(workdir: Path, fail_on_survivor: bool = False) -> int:
         result = results.get(job_id)
         if result is None:
             rows[module]["not run"] += 1
+        elif result.worker_outcome == WorkerOutcome.SKIPPED and result.output.startswith(SKIP_CARRIED):
+            rows[module]["killed"] += 1
+            rows[module]["carried"] += 1
         elif result.worker_outcome == WorkerOutcome.SKIPPED:
             why = result.output.split(":")[0]
             rows[module][{SKIP_OPERATOR: "other operators", SKIP_EQUIVALENT: "equivalent",
@@ -802,8 +868,7 @@ def report(workdir: Path, fail_on_survivor: bool = False) -> int:
         elif result.test_outcome == TestOutcome.SURVIVED:
             rows[module]["survived"] += 1
             survivors.append((keys[job_id], item, result))
-        elif (result.test_outcome == TestOutcome.KILLED and "MUTATION ERROR" not in (result.output or "")
-              and re.search(r"MUTATION (core|service)/", result.output or "")):  # the command ran the tests (a crash prints nothing)
+        elif killed(result):
             rows[module]["killed"] += 1
             if listed(keys[job_id], equivalents):
                 wrongly_listed.append(keys[job_id])  # listed after the run began, yet a test kills it
@@ -818,6 +883,8 @@ def report(workdir: Path, fail_on_survivor: bool = False) -> int:
         if not meta["sample"] or row["killed"] + row["survived"] + row["error"]:
             print(_row(module, row))
     print(_row("total", total))
+    if total["carried"]:
+        print(f"({total['carried']} of the kills carried from an earlier run, their definitions unchanged)")
     lines = []
     for key, item, result in sorted(survivors, key=lambda s: s[0]):
         spec = item.mutations[0]
@@ -865,6 +932,9 @@ def main(argv=None) -> int:
     p.add_argument("--sample", type=int, default=0, help="test N mutants chosen at random")
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--rerun", metavar="WORKDIR", help="test again only the survivors of that earlier run")
+    p.add_argument("--carry", metavar="WORKDIR",
+                   help="count as killed, untested, the mutants killed in that earlier run whose top-level "
+                        "definition is unchanged")
     p.add_argument("--resume", metavar="WORKDIR", help="go on with a run that was stopped (the other options are the run's)")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--timeout", type=float, default=600.0, help="most seconds for one mutant")

@@ -132,3 +132,45 @@ def test_the_suite_records_each_files_seconds_for_the_sample(tmp_path):
     seconds = json.loads((tmp_path / mutate.FILE_SECONDS.relative_to(mutate.ROOT)).read_text())
     assert set(seconds) == {"test_quick.py", "test_slow.py"}
     assert seconds["test_slow.py"] >= 0.2 > seconds["test_quick.py"]
+
+
+def _session(folder: Path, source: str, outcome=None) -> dict:
+    """A cosmic-ray session over ``core/m.py`` in ``folder/w0`` (its pristine copy beside it), every
+    mutant given ``outcome`` (a killing test's output) when one is given: job id -> key."""
+    import json
+
+    from cosmic_ray.work_db import use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+
+    for where in ("w0", "pristine"):
+        (folder / where / "core").mkdir(parents=True)
+        (folder / where / "core" / "m.py").write_text(source)
+    (folder / "w0" / "cosmic-ray.toml").write_text(
+        '[cosmic-ray]\nmodule-path = "core/m.py"\ntimeout = 10\nexcluded-modules = []\ntest-command = "true"\n\n'
+        '[cosmic-ray.distributor]\nname = "local"\n')
+    (folder / "run.json").write_text(json.dumps({"jobs": 1}))
+    mutate.cosmic("init", "cosmic-ray.toml", "session.sqlite", cwd=folder / "w0")
+    with use_db(str(folder / "w0" / "session.sqlite")) as db:
+        items = list(db.pending_work_items)
+        if outcome:
+            db.set_multiple_results([i.job_id for i in items], WorkResult(
+                output=outcome, worker_outcome=WorkerOutcome.NORMAL, test_outcome=TestOutcome.KILLED))
+    return items, mutate.mutant_keys(items, mutate.Sources(folder / "pristine"))
+
+
+def test_a_kill_is_carried_to_a_later_run_only_where_its_definition_reads_the_same(tmp_path):
+    """``run --carry``: a fix in one function does not send the module's other mutants through the
+    tests again; a mutant of the changed function, or one the earlier run did not kill, is run."""
+    old = "LIMIT = 3\n\n\ndef f(x):\n    return x + 1 < LIMIT\n\n\ndef g(x):\n    return x * 2 > 1\n"
+    new = "LIMIT = 3\n\n\ndef f(x):\n    return x + 1 < LIMIT\n\n\ndef g(x):\n    y = x * 2\n    return x * 2 > 1\n"
+    _session(tmp_path / "old", old, "MUTATION core/m.py lines [5]: 1 tests\nMUTATION KILLED (pytest exit 1)")
+    items, keys = _session(tmp_path / "new", new)
+    carried = mutate.carried_kills(tmp_path / "old", tmp_path / "new" / "pristine", items, keys)
+    where = {job: keys[job].split(" ")[0] for job in keys}
+    assert carried and set(carried.values()) == {"old"}
+    assert {where[job] for job in carried} == {"core/m.py::<module>", "core/m.py::f"}
+    assert {where[job] for job in keys if job not in carried} == {"core/m.py::g"}  # g changed: all run again
+    # a crash of the test command is no kill, nor is a survival
+    _session(tmp_path / "crashed", old, "MUTATION ERROR: the test command failed")
+    assert not mutate.carried_kills(tmp_path / "crashed", tmp_path / "new" / "pristine", items, keys)
+    assert list(mutate.definitions(new)) == list(range(1, 2)) + list(range(4, 6)) + list(range(8, 11))

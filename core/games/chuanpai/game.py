@@ -392,7 +392,7 @@ def _lay_signature(t, cards) -> tuple | None:
     """What makes two sets the same lay-down choice: a 燕, or the size and identity class of a
     set of one class (P-12: a triple of the 3.5 family holds one 经牌 at most)."""
     kinds = sorted(KIND_OF[c] for c in cards)
-    if tuple(kinds) == SEVENS and not t.options.same_points:
+    if tuple(kinds) == SEVENS:  # under same_points too: other three 7s are an 暗, never the 燕 (P-5)
         return ("yan",)
     if not all(_same_class(t, kinds[0], k) for k in kinds):
         return None
@@ -689,9 +689,9 @@ def take_options(t, seat: int, all_takes: bool = False) -> list[tuple[Action, Co
         if not restricted:
             for k in range(NUM_KINDS):
                 if c[k] and _pairs_with(kind, k):
-                    out.append((Action(seat, PAIR, lowest(hand, k)), _take_combo(PAIR_M, (kind, k))))
+                    out.append((Action(seat, PAIR, lowest(hand, k)), _take_combo(PAIR_M, kind, lowest(hand, k))))
         for g in fitting:
-            out.append((Action(seat, PAIR, (g.card,)), _take_combo(PAIR_M, (kind, KIND_OF[g.card]))))
+            out.append((Action(seat, PAIR, (g.card,)), _take_combo(PAIR_M, kind, (g.card,))))
     if not restricted:
         same = [k for k in range(NUM_KINDS) if c[k] and _same_class(t, kind, k)]
         pool = [x for k in same for x in lowest(hand, k, 4)]
@@ -701,23 +701,23 @@ def take_options(t, seat: int, all_takes: bool = False) -> list[tuple[Action, Co
             jings = [x for x in pool if KIND_OF[x] in JING]
             if kind in JING:
                 if len(naturals) >= 2:
-                    out.append((Action(seat, PENG, tuple(naturals[:2])), _take_combo(PENG_M, (kind, THREE, THREE))))
+                    out.append((Action(seat, PENG, tuple(naturals[:2])), _take_combo(PENG_M, kind, naturals[:2])))
             else:
                 if len(naturals) >= 2:  # three natural 3-point cards: the 86-card deck only (P-12)
-                    out.append((Action(seat, PENG, tuple(naturals[:2])), _take_combo(PENG_M, (kind,) * 3)))
+                    out.append((Action(seat, PENG, tuple(naturals[:2])), _take_combo(PENG_M, kind, naturals[:2])))
                 if naturals and jings:
                     out.append((Action(seat, PENG, (naturals[0], jings[0])),
-                                _take_combo(PENG_M, (kind, THREE, KIND_OF[jings[0]]))))
+                                _take_combo(PENG_M, kind, (naturals[0], jings[0]))))
         elif len(pool) >= 2:
-            out.append((Action(seat, PENG, tuple(pool[:2])), _take_combo(PENG_M, (kind,) * 3)))
+            out.append((Action(seat, PENG, tuple(pool[:2])), _take_combo(PENG_M, kind, pool[:2])))
         if len(pool) >= 3:
-            out.append((Action(seat, GANG, tuple(pool[:3])), _take_combo(GANG_M, (kind,) * 4)))
+            out.append((Action(seat, GANG, tuple(pool[:3])), _take_combo(GANG_M, kind, pool[:3])))
         for meld in t.melds[seat]:
             if meld_kind(meld) in (AN_M, PENG_M) and _same_class(t, kind, KIND_OF[meld[2]]):
-                out.append((Action(seat, GANG, meld_cards(meld)), _take_combo(GANG_M, (kind,) * 4)))
+                out.append((Action(seat, GANG, meld_cards(meld)), _take_combo(GANG_M, kind, meld_cards(meld))))
         if an.yan_possible(c, kind):
             own = tuple(lowest(hand, k)[0] for k in SEVENS if k != kind)
-            out.append((Action(seat, YAN, own), _take_combo(YAN_M, SEVENS)))
+            out.append((Action(seat, YAN, own), _take_combo(YAN_M, kind, own)))
     if _can_win(t, seat, out):
         out.append((Action(seat, WIN), Combo("win", kind, 1, 1, (kind,), "和")))
     return out
@@ -728,8 +728,10 @@ def _can_win(t, seat: int, takes) -> bool:
     return any(_completes(t, seat, action) for action, _ in takes)
 
 
-def _take_combo(mkind: int, kinds) -> Combo:
-    kinds = tuple(sorted(kinds))
+def _take_combo(mkind: int, kind: int, cards) -> Combo:
+    """A take described by its kinds: the card on offer's and those of the ``cards`` it joins
+    (3.5, P-12: a 扛 of {3, 3, 3, 财神} names them, not four 财神)."""
+    kinds = tuple(sorted((kind, *(KIND_OF[c] for c in cards))))
     return Combo(MELD_NAMES[mkind], kinds[0], 1, len(kinds), kinds, MELD_NAMES[mkind])
 
 
