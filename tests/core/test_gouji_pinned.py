@@ -9,6 +9,7 @@ from referee.core.games.gouji import rules
 from referee.core.games.gouji.game import GOUJI as G
 
 from test_gouji_ju import RICH, answer, at_tribute, carry, masks, pick  # noqa: E402
+from test_gouji_round_pieces import deal_race_first  # noqa: E402
 
 
 def _revolted_by_seat_1():
@@ -16,6 +17,20 @@ def _revolted_by_seat_1():
     s = g.new_state(masks("RJ 4S 4H", "5S 6S", "BJ 5H 6H", "2S 7S", "QS QH QD 8S 2H", "2D 9S"), 4, phase=g.GEMING)
     s = g._to_geming(s._replace(trick=g.Trick()), [])
     s, _ = answer(s, 1, "REVOLT")
+    return s
+
+
+# the hands of seats owner .. owner+5: owner leads five 10s, his 对头 holds five Js, owner+5 can burn
+YIELD_HANDS = ("TS TH TD TC TS 4S", "5S 5H", "6S 6H", "JS JH JD JC JS", "7S 7H", "QS QH QD QC QS BJ")
+
+
+def _duitou_asked_first(owner=0):
+    """``owner`` leads a protected 够级牌 (five 10s); his 下家 and his team-mate pass: his 对头 is the
+    first seat asked that may beat it, every seat before him on it has passed (10.5)."""
+    s = g.new_state(masks(*(YIELD_HANDS[(seat - owner) % 6] for seat in range(6))), owner)
+    s, _ = answer(s, owner, "PLAY", "TS TH TD TC TS")
+    s, _ = answer(s, (owner + 1) % 6, "PASS")
+    s, _ = answer(s, (owner + 2) % 6, "PASS")
     return s
 
 
@@ -47,18 +62,31 @@ def test_gouji_an_ordinary_play_starts_no_burn_and_a_trick_won_clears_the_burnin
     assert "TRICK_WON" in [e.type for e in events] and s.burn_top == -1 and s.burns[1] == 0
 
 
-def test_gouji_rule_10_5_a_yield_beaten_downstream_leaves_no_yield_behind():
-    # 0's protected 够级牌; 1 passes, 2 (a team-mate) passes, 3 (the 对头) yields; 5 burns it
-    s = g.new_state(masks("TS TH TD TC TS 4S", "5S 5H", "6S 6H", "JS JH JD JC JS", "7S 7H", "QS QH QD QC QS BJ"), 0)
-    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
-    s, _ = answer(s, 1, "PASS")
-    s, _ = answer(s, 2, "PASS")
-    s, events = answer(s, 3, "YIELD")
-    assert s.yielded == 3 and s.to_act == (4,)
-    s, _ = answer(s, 4, "PASS")
-    s, events = answer(s, 5, "PLAY", "QS QH QD QC QS")
+@pytest.mark.parametrize("owner", [0, 3])  # owner 3: seat 0 yields
+def test_gouji_rule_10_5_a_yield_beaten_downstream_leaves_no_yield_behind(owner):
+    # the 对头 yields, owner+4 passes, owner+5 burns (13.9)
+    duitou = (owner + 3) % 6
+    s, _ = answer(_duitou_asked_first(owner), duitou, "YIELD")
+    assert s.yielded == duitou and s.to_act == ((owner + 4) % 6,)
+    s, _ = answer(s, (owner + 4) % 6, "PASS")
+    s, events = answer(s, (owner + 5) % 6, "PLAY", "QS QH QD QC QS")
     assert "BURN" in [e.type for e in events] and s.yielded == -1
-    assert s.trick.barred >> 3 & 1  # the yield counted as 3's pass
+    assert s.trick.barred >> duitou & 1  # the yield counted as the 对头's pass
+
+
+@pytest.mark.parametrize("owner", [0, 3])  # owner 3: seat 0 yields
+def test_gouji_rule_10_5_a_yielder_asked_again_must_beat_or_pass(owner):
+    duitou = (owner + 3) % 6
+    s, _ = answer(_duitou_asked_first(owner), duitou, "YIELD")
+    s, _ = answer(s, (owner + 4) % 6, "PASS")
+    s, _ = answer(s, (owner + 5) % 6, "PASS")
+    assert s.to_act == (duitou,) and G.check(s, Action(duitou, "YIELD")).reason == g.YIELD_NOT_ALLOWED
+    assert {a.kind for a, _ in G.legal_actions(s, duitou)} == {"PASS", "PLAY"}
+
+
+def test_gouji_rule_13_4_a_duitou_beating_a_play_that_burns_nothing_cancels_nothing():
+    s, events = answer(_duitou_asked_first(), 3, "PLAY", "JS JH JD JC JS")  # 11.2 (3 goes out)
+    assert [e.type for e in events] == ["PLAY", "OUT"] and s.burns == (-1,) * 6 and s.to_act == (4,)
 
 
 def test_gouji_variant_g5_daluo_leads_is_not_used_in_a_ju_s_first_round():
@@ -264,7 +292,7 @@ def test_gouji_rule_12_2_a_payer_pays_his_receivers_of_one_kind_counter_clockwis
 def test_gouji_codec_declarations_bound_the_seat_count_and_the_carried_calls():
     s = g.new_state(masks("5S", "6S", "7S", "8S", "9S", "TS"), 0, match=Match(1, (0,) * 6, carry(calls=(2,) * 6)))
     assert G.codec.conforms(s) == []
-    assert G.codec.conforms(s._replace(num_seats=7))  # 1.1: six seats, no other count
+    assert G.codec.conforms(s._replace(num_seats=7)) and G.codec.conforms(s._replace(num_seats=5))  # 1.1: six
     assert G.codec.conforms(s._replace(match=Match(1, (0,) * 6, carry(calls=(3, 0, 0, 0, 0, 0)))))  # 12.4: 0..2
     assert G.codec.conforms(s._replace(out=(0,))) == [] and G.codec.conforms(s._replace(out=(-1,)))  # seats out
 
@@ -349,11 +377,7 @@ def test_gouji_variant_g9_men_is_daluo_whoever_sits_next_to_the_smothered_seat()
 
 
 def test_gouji_rule_10_5_15_6_a_yielder_who_leaves_leaves_no_yield_behind():
-    s = g.new_state(masks("TS TH TD TC TS 4S", "5S 5H", "6S 6H", "JS JH JD JC JS", "7S 7H", "8S 8H"), 0)
-    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
-    s, _ = answer(s, 1, "PASS")
-    s, _ = answer(s, 2, "PASS")
-    s, _ = answer(s, 3, "YIELD")
+    s, _ = answer(_duitou_asked_first(), 3, "YIELD")
     s, _ = G.apply(s, Action(3, "ABANDON"))
     assert s.yielded == -1 and G.view(s, 0).counters["yielded"] == -1 and s.to_act == (4,)
 
@@ -400,10 +424,7 @@ def test_gouji_rule_13_4_the_burned_seat_made_headless_cancels_the_burn_by_a_dir
 
 
 def test_gouji_rule_10_5_yield_takes_no_cards():
-    s = g.new_state(masks("TS TH TD TC TS 4S", "5S 5H", "6S 6H", "JS JH JD JC JS", "7S 7H", "8S 8H"), 0)
-    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
-    s, _ = answer(s, 1, "PASS")
-    s, _ = answer(s, 2, "PASS")
+    s = _duitou_asked_first()
     assert G.check(s, Action(3, "YIELD")).legal
     assert G.check(s, Action(3, "YIELD", pick(s, 3, "JS"))).reason == Reason.BAD_ACTION
     assert G.check(s, Action(3, "YIELD", ranks=(8,))).reason == Reason.BAD_ACTION
@@ -465,10 +486,14 @@ def test_gouji_rule_11_4_without_a_revolutionary_a_head_is_an_active_duitou():
         assert not rules.has_head(seat, 0b111111 & ~(1 << rules.opposite(seat)))
 
 
-def test_gouji_check_echoes_at_most_40_characters_of_an_unknown_option():
-    name = "no_such_option_" + "x" * 35  # 50 characters
-    error = rules.check_answer({"play": "5S", "options": {name: True}})["error"]
-    assert repr(name[:40]) in error and name[:41] not in error
+NAME_50, VALUE_50 = "no_such_option_" + "x" * 35, "no_such_leader_" + "x" * 35  # 50 characters each
+
+
+@pytest.mark.parametrize("options, echoed", [({NAME_50: True}, NAME_50), ({"first_leader": VALUE_50}, VALUE_50)])
+def test_gouji_check_echoes_at_most_40_characters_of_an_option_name_or_value(options, echoed):
+    # README (trust model): an error message echoes at most 40 characters of the caller's input
+    error = rules.check_answer({"play": "5S", "options": options})["error"]
+    assert repr(echoed[:40]) in error and echoed[:41] not in error
 
 
 def test_gouji_variant_g23_partner_catches_wind_skips_a_team_mate_gone_to_the_next():
@@ -548,9 +573,11 @@ def test_gouji_rule_8_1_check_names_the_answer_to_a_call():
     assert G.check(s, Action(0, "PASS")).message == "no call"
 
 
-def test_gouji_variant_g22_team_sees_a_hand_of_one_card():
+def test_gouji_variant_g22_a_seat_sees_the_one_card_hands_of_its_two_team_mates_only():
     s = g.new_state(masks("6S", "7S", "5S", "8S", "9S", "TS"), 0, g.Options(team_sees_at_10=True))
-    assert G.knowledge(s).allowed(0) & s.hands[2] == s.hands[2] and not G.knowledge(s).allowed(1) & s.hands[2]
+    known = G.knowledge(s)
+    for seat in range(6):  # 1.3: P's team-mates are P+2 and P+4
+        assert {o for o in range(6) if known.allowed(seat) & s.hands[o]} == {seat, (seat + 2) % 6, (seat + 4) % 6}
     assert G.view(s, 0).seats[2].cards["hand"] == cardlib.from_mask(s.hands[2])
 
 
@@ -598,3 +625,57 @@ def test_gouji_rule_15_6_a_burner_who_leaves_burns_nobody_any_more():
     assert s.burns[1] == 0
     s, _ = G.apply(s, Action(1, "ABANDON"))
     assert s.burns == (-1,) * 6 and [sv.counters["burning"] for sv in G.view(s, 0).seats] == [-1] * 6
+
+
+@pytest.mark.parametrize("rev", range(6))
+def test_gouji_rule_9_4_17_3_the_revolutionarys_duitou_has_opened_and_he_has_not(rev):
+    # rev is in 革命; his two team-mates leave before anyone plays: the 回合 is over (15.3)
+    s = g.new_state(masks("5S", "6S", "7S", "8S", "9S", "TS"), (rev + 1) % 6)._replace(revolution=1 << rev, rev=rev)
+    for mate in (2, 4):
+        s, _ = G.apply(s, Action((rev + mate) % 6, "ABANDON"))
+    assert s.finished and s.opened == 1 << rules.opposite(rev)
+
+
+def test_gouji_rule_7_2_a_buyer_pays_a_qian_before_his_jokers():
+    # 0 holds no 3, but a 大花, a 小花 and a 钱: he buys his 3 from his 对头 3 with the 钱
+    s = g.new_state(masks("RJ BJ 2S 5S", "3S", "3H", "3D 3C", "3S 3H", "3D"), 0, g.Options(biesan=True))
+    events = []
+    s = g._maisan(s, events)
+    assert [(e.type, e.seat, e.values["seller"]) for e in events] == [("MAISAN", 0, 3)]
+    assert sorted(cardlib.card_rank(c) for c in events[0].cards) == [0, 12]  # a 3 for a 钱
+    assert sorted(cardlib.card_rank(c) for c in cardlib.from_mask(s.hands[0])) == [0, 2, 13, 14]  # 3, 5, 小花, 大花
+
+
+def test_gouji_rule_11_5_the_revolutionary_duitou_gives_no_head_without_the_yaotou_allowance():
+    for seat in range(6):
+        rev = rules.opposite(seat)
+        inside = 0b111111 & ~(1 << rev)  # 1.7: a seat in 革命 is not active
+        assert not rules.has_head(seat, inside, rev) and not rules.has_head(seat, inside, rev, 0)
+        assert rules.has_head(seat, inside, rev, 1)  # 11.4: 要头 with 够死级 left
+
+
+def test_gouji_rule_10_1_each_hint_group_is_named_by_the_natural_rank_of_its_plays():
+    groups = rules.grouped_leads(rules.counts_of_mask(masks("5S 5H 9S 2S BJ RJ")[0]))
+    assert [group.text() for group in groups] == [
+        "51-2 +2:0-1 +B:0-1 +R:0-1", "91-1 +2:0-1 +B:0-1 +R:0-1", "- +2:0-1 +B:0-1 +R:0-1"]
+    for group in groups:  # the plays without naturals: natural_rank 15, none
+        assert {rules.hot.natural_rank(p) for p in group.plays()} == {group.rank}
+
+
+def test_gouji_state_bytes_are_the_padded_state_the_readme_states():
+    # README "State tokens and keys": every gouji token seals a state padded to 2,917 bytes
+    assert G.state_bytes == 2917
+
+
+def test_gouji_variant_g5_deal_race_seat_zero_dealt_two_3s_first_leads():
+    seeds = [bytes([k]) * 32 for k in range(60)]
+    seed = next(seed for seed in seeds if deal_race_first(seed, 0) == 0)  # later seats get two 3s too
+    assert rules.deal(seed, b"", rules.Options(first_leader="deal_race"))[1] == 0
+
+
+def test_gouji_rule_10_3_11_1_a_seat_that_passed_is_not_asked_a_team_mate_may_only_pass():
+    # on 0's protected 够级牌 his team-mate 2 is asked and may only pass (11.1); once he passed he
+    # is not asked again in the trick (10.3)
+    o = rules.Options()
+    asked, passed = (rules.answer_right(o, 2, 0, True, 0b111111, barred) for barred in (0, 1 << 2))
+    assert (asked, passed) == (rules.PASS_ONLY, rules.NOT_ASKED) and asked != passed

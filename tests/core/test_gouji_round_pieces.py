@@ -244,20 +244,23 @@ def test_gouji_rule_6_1_bie_san_counts_fours():
     assert rules.shangban([0, h, 0, 0, 0, 0], rank=1) == 1
 
 
+def deal_race_first(seed: bytes, start: int) -> int:
+    """6.4 deal_race, replayed: the first seat dealt two 3s of one suit (-1: nobody)."""
+    deck = rules.rng.Stream(rules.rng.deal_key(seed, b""), "deal").shuffle(range(216))
+    held = [0] * 6
+    for i, card in enumerate(deck):
+        seat = (start + i) % 6
+        held[seat] |= 1 << card
+        if rules.three_counts(held[seat]) >= 2:
+            return seat
+    return -1
+
+
 def test_gouji_variant_g5_deal_race():
     for k in range(10):
         seed = bytes([k]) * 32
         hands, leader = rules.deal(seed, b"", rules.Options(first_leader="deal_race"), start=2)
-        # replay the deal: the first seat to hold two 3s of one suit
-        deck = rules.rng.Stream(rules.rng.deal_key(seed, b""), "deal").shuffle(range(216))
-        held = [0] * 6
-        first = -1
-        for i, card in enumerate(deck):
-            seat = (2 + i) % 6
-            held[seat] |= 1 << card
-            if first < 0 and rules.three_counts(held[seat]) >= 2:
-                first = seat
-        assert leader == first
+        assert leader == deal_race_first(seed, 2)
 
 
 def test_gouji_variant_g5_daluo_leads():
