@@ -24,12 +24,17 @@ def _revolted_by_seat_1():
 YIELD_HANDS = ("TS TH TD TC TS 4S", "5S 5H", "6S 6H", "JS JH JD JC JS", "7S 7H", "QS QH QD QC QS BJ")
 
 
+def _tens_led_by(owner):
+    """``owner`` leads a protected 够级牌, five 10s, the seats holding YIELD_HANDS from him on."""
+    s = g.new_state(masks(*(YIELD_HANDS[(seat - owner) % 6] for seat in range(6))), owner)
+    s, _ = answer(s, owner, "PLAY", "TS TH TD TC TS")
+    return s
+
+
 def _duitou_asked_first(owner=0):
     """``owner`` leads a protected 够级牌 (five 10s); his 下家 and his team-mate pass: his 对头 is the
     first seat asked that may beat it, every seat before him on it has passed (10.5)."""
-    s = g.new_state(masks(*(YIELD_HANDS[(seat - owner) % 6] for seat in range(6))), owner)
-    s, _ = answer(s, owner, "PLAY", "TS TH TD TC TS")
-    s, _ = answer(s, (owner + 1) % 6, "PASS")
+    s, _ = answer(_tens_led_by(owner), (owner + 1) % 6, "PASS")
     s, _ = answer(s, (owner + 2) % 6, "PASS")
     return s
 
@@ -295,6 +300,7 @@ def test_gouji_codec_declarations_bound_the_seat_count_and_the_carried_calls():
     assert G.codec.conforms(s._replace(num_seats=7)) and G.codec.conforms(s._replace(num_seats=5))  # 1.1: six
     assert G.codec.conforms(s._replace(match=Match(1, (0,) * 6, carry(calls=(3, 0, 0, 0, 0, 0)))))  # 12.4: 0..2
     assert G.codec.conforms(s._replace(out=(0,))) == [] and G.codec.conforms(s._replace(out=(-1,)))  # seats out
+    assert G.codec.conforms(s._replace(to_act=(-1,)))  # a seat to act, never none
 
 
 def test_gouji_rule_1_7_before_the_deal_the_six_seats_and_only_they_are_active():
@@ -679,3 +685,18 @@ def test_gouji_rule_10_3_11_1_a_seat_that_passed_is_not_asked_a_team_mate_may_on
     o = rules.Options()
     asked, passed = (rules.answer_right(o, 2, 0, True, 0b111111, barred) for barred in (0, 1 << 2))
     assert (asked, passed) == (rules.PASS_ONLY, rules.NOT_ASKED) and asked != passed
+
+
+
+@pytest.mark.parametrize("owner", range(6))
+def test_gouji_rule_13_2_both_neighbours_may_burn_a_protected_gouji_only_the_duitou_beats_it(owner):
+    s = _tens_led_by(owner)
+    assert [g.right_of(s, (owner + k) % 6) for k in range(1, 6)] == [
+        rules.BURN, rules.PASS_ONLY, rules.BEAT, rules.PASS_ONLY, rules.BURN]
+
+
+@pytest.mark.parametrize("play, top", [("BJ BJ 5S", "RJ"), ("BJ 5S", "BJ"), ("BJ BJ BJ BJ", "BJ 5S")])
+def test_gouji_rule_3_5_option1_changes_no_count_for_a_play_with_a_natural(play, top):
+    o = G.Options(option1_joker_counts=True)
+    assert not G.compare(play, top, o)[0]
+    assert G.compare(play.replace("5S", "BJ"), top.replace("5S", "BJ"), o)[0]  # a 小花 for the 5: 3.5 applies
