@@ -300,3 +300,7 @@ def game_info(game: Game) -> options_pb2.GameInfo:
         deal_cards=[options_pb2.DealRecordKey(name=name, help=k.help, per_seat=k.per_seat)
                     for name, k in game.deal_cards.items()],
         deal_values=_names(game.deal_values))
+
+
+# what a game declares of itself does not change while it is registered: a shared message too
+shared_game_info = functools.lru_cache(maxsize=64)(game_info)

@@ -285,7 +285,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
 
     # --- RPCs -----------------------------------------------------------------------------------
     def ListGames(self, request, context):
-        return pb.ListGamesResponse(games=[convert.game_info(GAMES[g]) for g in sorted(GAMES)])
+        return pb.ListGamesResponse(games=[convert.shared_game_info(GAMES[g]) for g in sorted(GAMES)])
 
     def Commit(self, request, context):
         _check_entropy(request.client_entropy, (), 0)
