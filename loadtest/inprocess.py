@@ -111,8 +111,7 @@ def memory(seconds: float, rng: random.Random) -> dict:
         _random_round(servicer, "mcr" if rounds % 5 == 0 else "doudizhu", rng)
         rounds += 1
     caches = {name: f.cache_info()._asdict() for name, f in (
-        ("legal action entries", sv._legal_action_entry), ("card texts", convert._format_cards),
-        ("rank texts", convert._format_ranks), ("card sets", convert.shared_card_set),
+        ("legal actions", convert.shared_legal_action), ("card sets", convert.shared_card_set),
         ("combinations", convert.shared_combination), ("doudizhu ids", doudizhu._ids_of),
         ("mcr ids", mcr_game._ids_of), ("mcr win shapes", mcr_game._not_a_win))}
     state_cache = {}

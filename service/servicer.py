@@ -20,7 +20,6 @@ Errors are raised as core exceptions and mapped to statuses in one place (:mod:`
 from __future__ import annotations
 
 import collections
-import functools
 import hashlib
 import logging
 import marshal
@@ -68,14 +67,8 @@ def _digest(game: Game, state, packed: bytes) -> bytes:
     return game.digest(state)
 
 
-# LegalActions answers with up to a few hundred actions and the same (action, combination) pairs
-# come back all the time (80% of them in bot games): each entry is kept serialized, as the
-# generated code writes a response holding only that entry (frozen core objects as keys). A
-# response is then parsed from the entries joined: protobuf parses concatenated messages as
-# their merge, and a repeated field's entries as appended, in order.
-@functools.lru_cache(maxsize=32768)
-def _legal_action_entry(action, combo, notation) -> bytes:
-    return pb.LegalActionsResponse(actions=[convert.legal_action(action, combo, notation)]).SerializeToString()
+def _varint_size(n: int) -> int:
+    return max(1, (n.bit_length() + 6) // 7)
 
 
 def _views(game: Game, state, seats, into=None, test_deal: bool = False, clock: Clock = NO_CLOCK):
@@ -292,7 +285,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
 
     # --- RPCs -----------------------------------------------------------------------------------
     def ListGames(self, request, context):
-        return pb.ListGamesResponse(games=[convert.game_info(GAMES[g]) for g in sorted(GAMES)])
+        return pb.ListGamesResponse(games=[convert.shared_game_info(GAMES[g]) for g in sorted(GAMES)])
 
     def Commit(self, request, context):
         _check_entropy(request.client_entropy, (), 0)
@@ -547,23 +540,26 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         _require_seat(self._caller(table, context, credential), request.seat, "ask the legal actions of")
         legal = game.legal_actions(state, request.seat)
         notation = game.notation
-        parts = [_legal_action_entry(a, c, notation) for a, c in legal]
-        entries = b"".join(parts)
         out = pb.LegalActionsResponse() if out is None else out
-        if len(entries) > LEGAL_BYTES:  # keep the answer within its budget: what fits, and the groups
+        entries = out.actions
+        entries.extend([convert.shared_legal_action(a, c, notation) for a, c in legal])
+        if out.ByteSize() > LEGAL_BYTES:  # keep the answer within its budget: what fits, and the groups
             groups = game.hint_groups(state, request.seat)
             room = LEGAL_BYTES - sum(len(g.encode()) + 4 for g in groups)
             order = [i for i, (a, _) in enumerate(legal) if not a.cards] + [i for i, (a, _) in enumerate(legal) if a.cards]
-            kept, size = [], 0
+            kept, size = set(), 0
             for i in order:
-                if size + len(parts[i]) > room:
+                entry = entries[i].ByteSize()
+                entry += 1 + _varint_size(entry)  # the field's tag and length
+                if size + entry > room:
                     break
-                kept.append(i)
-                size += len(parts[i])
-            entries = b"".join(parts[i] for i in sorted(kept))
+                kept.add(i)
+                size += entry
+            for i in reversed(range(len(legal))):
+                if i not in kept:
+                    del entries[i]
             out.truncated = True
             out.groups.extend(groups)
-        out.MergeFromString(entries)
         out.can_pass = any(a.kind == PASS for a, _ in legal)
         return out
 

@@ -206,13 +206,13 @@ def test_views_sharing_equals_converting_each_view():
                 if state.finished:
                     break
                 legal = game.legal_actions(state, state.to_act[0])
-                # LegalActions joins cached serialized entries: equal to converting each entry
+                # LegalActions fills its entries in place from shared parts: the bytes of converting each
                 token = servicer._seal(Table(state.step, game, state, table_id, CALLER_SEED))[0]
                 answer = servicer._legal_actions(pb_.LegalActionsRequest(state=token, seat=state.to_act[0]), None,
                                                  credential=owner)
-                assert answer == pb_.LegalActionsResponse(
-                    actions=[convert.legal_action(a, c, game.notation) for a, c in legal],
-                    can_pass=any(a.kind == PASS for a, _ in legal))
+                plain = pb_.LegalActionsResponse(actions=[convert.legal_action(a, c, game.notation) for a, c in legal],
+                                                 can_pass=any(a.kind == PASS for a, _ in legal))
+                assert answer == plain and answer.SerializeToString() == plain.SerializeToString()
                 state, events = game.apply(state, rng.choice(legal)[0])
                 expected = [_reference_event(e, game.notation) for e in events]
                 assert convert.events(events, game.notation) == expected
