@@ -299,7 +299,8 @@ def test_gouji_codec_declarations_bound_the_seat_count_and_the_carried_calls():
     s = g.new_state(masks("5S", "6S", "7S", "8S", "9S", "TS"), 0, match=Match(1, (0,) * 6, carry(calls=(2,) * 6)))
     assert G.codec.conforms(s) == []
     assert G.codec.conforms(s._replace(num_seats=7)) and G.codec.conforms(s._replace(num_seats=5))  # 1.1: six
-    assert G.codec.conforms(s._replace(match=Match(1, (0,) * 6, carry(calls=(3, 0, 0, 0, 0, 0)))))  # 12.4: 0..2
+    for calls in ((3, 0, 0, 0, 0, 0), (-1, 0, 0, 0, 0, 0)):  # 12.4: none, 明点, 预点: 0..2
+        assert G.codec.conforms(s._replace(match=Match(1, (0,) * 6, carry(calls=calls))))
     assert G.codec.conforms(s._replace(out=(0,))) == [] and G.codec.conforms(s._replace(out=(-1,)))  # seats out
     assert G.codec.conforms(s._replace(to_act=(-1,)))  # a seat to act, never none
 
@@ -736,3 +737,14 @@ def test_gouji_hot_minus_takes_every_card_of_the_play():
 def test_gouji_rule_6_2_without_a_previous_round_ties_go_from_seat_0():
     hands = masks("3S 3S", "", "", "", "", "3H 3H")
     assert rules.shangban(hands) == 0
+
+
+def test_gouji_presets_are_the_readmes():
+    # README "Presets": 4pl is option 1 with 4PL's table, 4PL's tribute order, exchange_one_each, 憋三 with
+    # men_is_daluo, no_repass_tribute, exclude_attached_2; kelei is kelei_burnable, return_cards free_choice
+    assert rules.PRESETS == {
+        "gouji": rules.Options(),
+        "4pl": rules.Options(option1_joker_counts=True, option1_scope="4pl_table", tribute_order="4pl_order",
+                             exchange_one_each=True, biesan=True, men_is_daluo=True, no_repass_tribute=True,
+                             exclude_attached_2=True),
+        "kelei": rules.Options(kelei_burnable=True, return_cards="free_choice")}
