@@ -12,9 +12,10 @@ from test_gouji_ju import RICH, answer, at_tribute, carry, masks, pick  # noqa: 
 from test_gouji_round_pieces import deal_race_first  # noqa: E402
 
 
-def _revolted_by_seat_1():
+def _revolted_by_seat_1(options=g.Options()):
     """1 holds no joker and no 钱 and revolts (9.1); his 对头 4, holding three Qs, is asked 要头."""
-    s = g.new_state(masks("RJ 4S 4H", "5S 6S", "BJ 5H 6H", "2S 7S", "QS QH QD 8S 2H", "2D 9S"), 4, phase=g.GEMING)
+    s = g.new_state(masks("RJ 4S 4H", "5S 6S", "BJ 5H 6H", "2S 7S", "QS QH QD 8S 2H", "2D 9S"), 4, options,
+                    phase=g.GEMING)
     s = g._to_geming(s._replace(trick=g.Trick()), [])
     s, _ = answer(s, 1, "REVOLT")
     return s
@@ -137,6 +138,7 @@ def test_gouji_rule_7_3_the_automatic_revolution_is_marked_so():
     events = []
     s = g._maisan(s, events)
     assert [(e.seat, dict(e.values)) for e in events if e.type == "REVOLT"] == [(1, {"automatic": 1})]
+    assert s.revolution == 1 << 1
 
 
 @pytest.mark.parametrize("jokers, closes", [("RJ", False), ("RJ RJ", False), ("RJ RJ RJ", True)])
@@ -225,7 +227,7 @@ def test_gouji_rule_9_2_a_void_round_is_finished_and_can_be_viewed():
     s = g._to_geming(s._replace(trick=g.Trick()), [])
     s, _ = answer(s, 1, "REVOLT")
     s, events = answer(s, 2, "REVOLT")
-    assert "VOID" in [e.type for e in events] and s.finished and s.offer == 0
+    assert [e.seat for e in events if e.type == "VOID"] == [-1] and s.finished and s.offer == 0  # the table's
     view = G.view(s, 1)
     assert view.finished and view.counters["void"] == 1 and all("offered" not in sv.cards for sv in view.seats)
     assert G.codec.conforms(s) == [] and G.settle(s).outcome == "void"
@@ -495,12 +497,23 @@ def test_gouji_rule_11_4_without_a_revolutionary_a_head_is_an_active_duitou():
 
 
 NAME_50, VALUE_50 = "no_such_option_" + "x" * 35, "no_such_leader_" + "x" * 35  # 50 characters each
+NO_PLAY_50 = "5S 6S 7S 8S 9S TS JS QS KS AS 5H 6H 7H 8H 9H TH JH"  # 50 characters, many natural ranks (2.1)
 
 
-@pytest.mark.parametrize("options, echoed", [({NAME_50: True}, NAME_50), ({"first_leader": VALUE_50}, VALUE_50)])
-def test_gouji_check_echoes_at_most_40_characters_of_an_option_name_or_value(options, echoed):
+def _hint_refused(table):
+    with pytest.raises(InvalidAction) as refused:
+        G.hint_strings("5S", table, G.Options())
+    return {"error": str(refused.value)}
+
+
+@pytest.mark.parametrize("call, echoed", [
+    (lambda: rules.check_answer({"play": "5S", "options": {NAME_50: True}}), NAME_50),
+    (lambda: rules.check_answer({"play": "5S", "options": {"first_leader": VALUE_50}}), VALUE_50),
+    (lambda: _hint_refused(NO_PLAY_50), NO_PLAY_50),
+])
+def test_gouji_errors_echo_at_most_40_characters_of_the_callers_input(call, echoed):
     # README (trust model): an error message echoes at most 40 characters of the caller's input
-    error = rules.check_answer({"play": "5S", "options": options})["error"]
+    error = call()["error"]
     assert repr(echoed[:40]) in error and echoed[:41] not in error
 
 
@@ -748,3 +761,20 @@ def test_gouji_presets_are_the_readmes():
                              exchange_one_each=True, biesan=True, men_is_daluo=True, no_repass_tribute=True,
                              exclude_attached_2=True),
         "kelei": rules.Options(kelei_burnable=True, return_cards="free_choice")}
+
+
+def test_gouji_variant_g10_kelei_the_third_siji_is_protected_while_on_top():
+    # kelei_burnable (9.5): 4 plays his third 够死级; his allowance is spent, yet this play is protected
+    # (11.1): his team-mates 0 and 2 may only pass, his neighbours 3 and 5 may burn it
+    s = _revolted_by_seat_1(g.Options(kelei_burnable=True))
+    s, _ = answer(s, 4, "YAOTOU")
+    s, events = answer(s._replace(yaotou_left=1), 4, "PLAY", "QS QH QD")  # two 够死级 played before
+    assert [(e.type, dict(e.values)) for e in events if e.type == "SIJI"] == [("SIJI", {"left": 0})]
+    assert [g.right_of(s, seat) for seat in (5, 0, 2, 3)] == [rules.BURN, rules.PASS_ONLY, rules.PASS_ONLY, rules.BURN]
+
+
+def test_gouji_rule_15_3_a_round_over_during_a_yield_leaves_no_yield():
+    s, _ = answer(_duitou_asked_first(), 3, "YIELD")
+    for seat in (2, 4, 0):  # 0's team leaves: every active seat is of 3's team
+        s, _ = G.apply(s, Action(seat, "ABANDON"))
+    assert s.finished and s.yielded == -1 and G.view(s, 3).counters["yielded"] == -1
