@@ -510,7 +510,8 @@ def _hint_refused(table):
     (lambda: rules.check_answer({"play": "5S", "options": {NAME_50: True}}), NAME_50),
     (lambda: rules.check_answer({"play": "5S", "options": {"first_leader": VALUE_50}}), VALUE_50),
     (lambda: _hint_refused(NO_PLAY_50), NO_PLAY_50),
-])
+    (lambda: rules.check_answer({"play": "5S", "table": NO_PLAY_50}), NO_PLAY_50),
+], ids=["check option name", "check option value", "hint table", "check table"])
 def test_gouji_errors_echo_at_most_40_characters_of_the_callers_input(call, echoed):
     # README (trust model): an error message echoes at most 40 characters of the caller's input
     error = call()["error"]
