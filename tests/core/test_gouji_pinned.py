@@ -640,6 +640,12 @@ def test_gouji_rule_12_8_small_cards_only_returns_no_3_in_biesan_mode():
     assert rules.return_allowed(hand, three_four, 2, "small_cards_only")  # outside 憋三 a 3 is a small card
 
 
+def test_gouji_rule_12_8_too_few_small_cards_an_ace_among_them_are_made_up_with_the_lowest_qian():
+    hand = masks("4S AS 2S 2H BJ")[0]  # two small cards (an A is one: not a joker or 钱) for three owed
+    assert rules.return_allowed(hand, masks("4S AS 2S")[0], 3)
+    assert not rules.return_allowed(hand, masks("4S AS BJ")[0], 3)  # his lowest: a 钱 before a joker
+
+
 def test_gouji_rule_15_6_a_burner_who_leaves_burns_nobody_any_more():
     s = g.new_state(masks("TS TH TD TC TS 5S", "JS JH JD JC JS RJ 4S", "6S 6H", "7S 7H", "8S 8H", "9S 9H"), 0)
     s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
