@@ -21,6 +21,7 @@ def _revolted_by_seat_1(options=g.Options()):
     return s
 
 
+SINGLES = ("5S", "6S", "7S", "8S", "9S", "JS")  # a card for each seat
 # the hands of seats owner .. owner+5: owner leads five 10s, his 对头 holds five Js, owner+5 can burn
 YIELD_HANDS = ("TS TH TD TC TS 4S", "5S 5H", "6S 6H", "JS JH JD JC JS", "7S 7H", "QS QH QD QC QS BJ")
 
@@ -647,21 +648,31 @@ def test_gouji_rule_12_8_too_few_small_cards_an_ace_among_them_are_made_up_with_
 
 
 def test_gouji_rule_15_6_a_burner_who_leaves_burns_nobody_any_more():
-    s = g.new_state(masks("TS TH TD TC TS 5S", "JS JH JD JC JS RJ 4S", "6S 6H", "7S 7H", "8S 8H", "9S 9H"), 0)
+    s = g.new_state(masks("TS TH TD TC TS 5S", "JS JH JD JC JS RJ 4S", "6S 6H", "7S 7H", "QS QH QD QC QS 8S",
+                          "9S 9H"), 0)
     s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
     s, _ = answer(s, 1, "PLAY", "JS JH JD JC JS")
     assert s.burns[1] == 0
     s, _ = G.apply(s, Action(1, "ABANDON"))
     assert s.burns == (-1,) * 6 and [sv.counters["burning"] for sv in G.view(s, 0).seats] == [-1] * 6
+    s, _ = answer(s, 2, "PASS")
+    s, _ = answer(s, 3, "PASS")
+    s, events = answer(s, 4, "PLAY", "QS QH QD QC QS")  # his 对头 beats the leaver's play: no burn to cancel
+    assert [e.type for e in events] == ["PLAY"]
 
 
 @pytest.mark.parametrize("rev", range(6))
 def test_gouji_rule_9_4_17_3_the_revolutionarys_duitou_has_opened_and_he_has_not(rev):
-    # rev is in 革命; his two team-mates leave before anyone plays: the 回合 is over (15.3)
-    s = g.new_state(masks("5S", "6S", "7S", "8S", "9S", "TS"), (rev + 1) % 6)._replace(revolution=1 << rev, rev=rev)
+    # rev is in 革命; rev+1 opens (17.1): everyone passes on his five 10s; rev's team-mates leave: the
+    # 回合 is over (15.3). The 对头 rev+3 counts as opened, rev+1 keeps his 开点
+    leader = (rev + 1) % 6
+    s = g.new_state(masks(*("TS TH TD TC TS 4S" if seat == leader else SINGLES[seat] for seat in range(6))), leader)
+    s, _ = answer(s._replace(revolution=1 << rev, rev=rev), leader, "PLAY", "TS TH TD TC TS")
+    for k in (2, 3, 4, 5):
+        s, _ = answer(s, (rev + k) % 6, "PASS")
     for mate in (2, 4):
         s, _ = G.apply(s, Action((rev + mate) % 6, "ABANDON"))
-    assert s.finished and s.opened == 1 << rules.opposite(rev)
+    assert s.finished and s.opened == 1 << leader | 1 << rules.opposite(rev)
 
 
 def test_gouji_rule_7_2_a_buyer_pays_a_qian_before_his_jokers():
@@ -785,3 +796,19 @@ def test_gouji_rule_15_3_a_round_over_during_a_yield_leaves_no_yield():
     for seat in (2, 4, 0):  # 0's team leaves: every active seat is of 3's team
         s, _ = G.apply(s, Action(seat, "ABANDON"))
     assert s.finished and s.yielded == -1 and G.view(s, 3).counters["yielded"] == -1
+
+
+@pytest.mark.parametrize("rev", range(6))
+def test_gouji_rule_11_4_the_revolutionarys_duitou_has_a_head_while_he_has_siji_left(rev):
+    # rev+2 leads a protected 够级牌; his 下家 rev+3, the revolutionary's 对头, burns it with a head
+    # (13.1), beats it directly without one (11.5, 11.6)
+    duitou, owner = (rev + 3) % 6, (rev + 2) % 6
+    s = g.new_state(masks(*("TS TH TD TC TS 4S" if seat == owner else SINGLES[seat] for seat in range(6))), owner)
+    for left, right in ((3, rules.BURN), (0, rules.BEAT)):
+        t, _ = answer(s._replace(revolution=1 << rev, rev=rev, yaotou_left=left), owner, "PLAY", "TS TH TD TC TS")
+        assert g.right_of(t, duitou) == right, left
+
+
+def test_gouji_rule_2_5_sixteen_2s_hold_no_small_joker():
+    # a 大花 with an A and sixteen 2s is a 大花 carrying seventeen As (2.3): it beats a 小花 carrying seventeen Ks
+    assert G.compare("R" + "2" * 16 + "A", "B" + "K" * 16 + "2", G.Options())[0]
