@@ -12,12 +12,16 @@ from test_gouji_ju import RICH, answer, at_tribute, carry, masks, pick  # noqa: 
 from test_gouji_round_pieces import deal_race_first  # noqa: E402
 
 
-def _revolted_by_seat_1(options=g.Options()):
-    """1 holds no joker and no 钱 and revolts (9.1); his 对头 4, holding three Qs, is asked 要头."""
-    s = g.new_state(masks("RJ 4S 4H", "5S 6S", "BJ 5H 6H", "2S 7S", "QS QH QD 8S 2H", "2D 9S"), 4, options,
+REVOLT_HANDS = ("RJ 4S 4H", "5S 6S", "BJ 5H 6H", "2S 7S", "QS QH QD 8S 2H", "2D 9S")  # of seats rev-1 .. rev+4
+
+
+def _revolted(rev=1, options=g.Options()):
+    """rev holds no joker and no 钱 and revolts (9.1); his 对头, holding three Qs, is asked 要头."""
+    duitou = rules.opposite(rev)
+    s = g.new_state(masks(*(REVOLT_HANDS[(seat - rev + 1) % 6] for seat in range(6))), duitou, options,
                     phase=g.GEMING)
     s = g._to_geming(s._replace(trick=g.Trick()), [])
-    s, _ = answer(s, 1, "REVOLT")
+    s, _ = answer(s, rev, "REVOLT")
     return s
 
 
@@ -44,7 +48,7 @@ def _duitou_asked_first(owner=0):
 def test_gouji_codec_declarations_bound_the_flags_and_the_phase():
     s = g.new_state(masks("5S", "6S", "7S", "8S", "9S", "TS"), 0)
     for bad in (s._replace(close=2), s._replace(close=-1), s._replace(phase=6), s._replace(siji=2), s._replace(void=2),
-                s._replace(void=-1)):
+                s._replace(void=-1), s._replace(yaotou_left=-1), s._replace(yaotou_left=4)):  # 9.5: 0..3 够死级
         assert G.codec.conforms(bad)
     assert not G.codec.conforms(s._replace(close=1, phase=5, siji=1, void=1))
 
@@ -196,7 +200,7 @@ def test_gouji_rule_13_7_a_burn_that_plays_out_is_over_and_owed():
 
 def test_gouji_rule_9_5_a_siji_ends_the_trick_at_once_and_the_state_stays_in_its_codec():
     # 1 holds no joker and no 钱 and revolts (9.1); his 对头 4 takes 要头 and leads three Qs
-    s = _revolted_by_seat_1()
+    s = _revolted(1)
     s, _ = answer(s, 4, "YAOTOU")
     s, events = answer(s, 4, "PLAY", "QS QH QD")
     assert [e.type for e in events] == ["PLAY", "SIJI", "TRICK_WON"]
@@ -324,7 +328,7 @@ def test_gouji_rule_11_1_13_2_without_a_revolutionary_each_owner_has_the_same_ri
 
 def test_gouji_rule_9_5_a_wutou_duitou_plays_no_siji_and_his_gouji_play_is_ordinary():
     # 1 revolts (9.1); his 对头 4 declines 要头 (无头): his three Qs are no 够死级, and unprotected (11.5)
-    s = _revolted_by_seat_1()
+    s = _revolted(1)
     s, _ = answer(s, 4, "PASS")
     s, events = answer(s, 4, "PLAY", "QS QH QD")
     assert [e.type for e in events] == ["PLAY"]
@@ -784,7 +788,7 @@ def test_gouji_presets_are_the_readmes():
 def test_gouji_variant_g10_kelei_the_third_siji_is_protected_while_on_top():
     # kelei_burnable (9.5): 4 plays his third 够死级; his allowance is spent, yet this play is protected
     # (11.1): his team-mates 0 and 2 may only pass, his neighbours 3 and 5 may burn it
-    s = _revolted_by_seat_1(g.Options(kelei_burnable=True))
+    s = _revolted(1, g.Options(kelei_burnable=True))
     s, _ = answer(s, 4, "YAOTOU")
     s, events = answer(s._replace(yaotou_left=1), 4, "PLAY", "QS QH QD")  # two 够死级 played before
     assert [(e.type, dict(e.values)) for e in events if e.type == "SIJI"] == [("SIJI", {"left": 0})]
@@ -812,3 +816,17 @@ def test_gouji_rule_11_4_the_revolutionarys_duitou_has_a_head_while_he_has_siji_
 def test_gouji_rule_2_5_sixteen_2s_hold_no_small_joker():
     # a 大花 with an A and sixteen 2s is a 大花 carrying seventeen As (2.3): it beats a 小花 carrying seventeen Ks
     assert G.compare("R" + "2" * 16 + "A", "B" + "K" * 16 + "2", G.Options())[0]
+
+
+@pytest.mark.parametrize("rev", range(6))
+def test_gouji_rule_9_5_the_duitou_chooses_once_then_the_play_starts(rev):
+    s, events = answer(_revolted(rev), rules.opposite(rev), "YAOTOU")
+    assert [e.type for e in events] == ["YAOTOU"] and G.phase_name(s) == "playing"
+    assert (s.rev, s.yaotou_left, s.to_act) == (rev, 3, (rules.opposite(rev),))
+
+
+def test_gouji_rule_17_1_a_protected_gouji_on_top_when_the_round_ends_opens():
+    s = _tens_led_by(0)
+    for seat in (1, 5, 3):  # 0's opponents leave, his 对头 last: the 回合 is over (15.3) with his 10s on top
+        s, _ = G.apply(s, Action(seat, "ABANDON"))
+    assert s.finished and s.opened == 1 << 0
