@@ -41,7 +41,8 @@ def _duitou_asked_first(owner=0):
 
 def test_gouji_codec_declarations_bound_the_flags_and_the_phase():
     s = g.new_state(masks("5S", "6S", "7S", "8S", "9S", "TS"), 0)
-    for bad in (s._replace(close=2), s._replace(close=-1), s._replace(phase=6), s._replace(siji=2), s._replace(void=2)):
+    for bad in (s._replace(close=2), s._replace(close=-1), s._replace(phase=6), s._replace(siji=2), s._replace(void=2),
+                s._replace(void=-1)):
         assert G.codec.conforms(bad)
     assert not G.codec.conforms(s._replace(close=1, phase=5, siji=1, void=1))
 
@@ -298,7 +299,8 @@ def test_gouji_codec_declarations_bound_the_seat_count_and_the_carried_calls():
     s = g.new_state(masks("5S", "6S", "7S", "8S", "9S", "TS"), 0, match=Match(1, (0,) * 6, carry(calls=(2,) * 6)))
     assert G.codec.conforms(s) == []
     assert G.codec.conforms(s._replace(num_seats=7)) and G.codec.conforms(s._replace(num_seats=5))  # 1.1: six
-    assert G.codec.conforms(s._replace(match=Match(1, (0,) * 6, carry(calls=(3, 0, 0, 0, 0, 0)))))  # 12.4: 0..2
+    for calls in ((3, 0, 0, 0, 0, 0), (-1, 0, 0, 0, 0, 0)):  # 12.4: none, 明点, 预点: 0..2
+        assert G.codec.conforms(s._replace(match=Match(1, (0,) * 6, carry(calls=calls))))
     assert G.codec.conforms(s._replace(out=(0,))) == [] and G.codec.conforms(s._replace(out=(-1,)))  # seats out
     assert G.codec.conforms(s._replace(to_act=(-1,)))  # a seat to act, never none
 
@@ -700,3 +702,49 @@ def test_gouji_rule_3_5_option1_changes_no_count_for_a_play_with_a_natural(play,
     o = G.Options(option1_joker_counts=True)
     assert not G.compare(play, top, o)[0]
     assert G.compare(play.replace("5S", "BJ"), top.replace("5S", "BJ"), o)[0]  # a 小花 for the 5: 3.5 applies
+
+
+def test_gouji_rule_10_5_the_duitou_may_yield_again_in_the_next_trick():
+    # trick 1: 3 yields on 0's five 10s, everyone passes, 3 too; 0 leads five Js: 3 may yield again
+    s = g.new_state(masks("TS TH TD TC TS JS JH JD JC JS 4S", "5S 5H", "6S 6H", "QS QH QD QC QS 9S", "7S 7H",
+                          "8S 8H"), 0)
+    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
+    for seat, kind in ((1, "PASS"), (2, "PASS"), (3, "YIELD"), (4, "PASS"), (5, "PASS"), (3, "PASS")):
+        s, events = answer(s, seat, kind)
+    assert "TRICK_WON" in [e.type for e in events] and s.yielded == -1
+    s, _ = answer(s, 0, "PLAY", "JS JH JD JC JS")
+    s, _ = answer(s, 1, "PASS")
+    s, _ = answer(s, 2, "PASS")
+    assert G.check(s, Action(3, "YIELD")).legal
+
+
+def test_gouji_variant_g7_a_team_mate_gives_his_3_and_takes_nothing():
+    # 0 holds no 3; only his team-mate 2 holds two: 2 gives him a 3, and no card goes back (7.2)
+    s = g.new_state(masks("2S 5S", "3C", "3H 3D", "3C", "3H", "3D"), 0, g.Options(biesan=True, teammate_free=True))
+    before = s.hands
+    s = g._maisan(s, [])
+    moved = before[2] & ~s.hands[2]
+    assert moved.bit_count() == 1 and s.hands[0] == before[0] | moved and s.hands[2] == before[2] & ~moved
+    assert s.hands[1:2] + s.hands[3:] == before[1:2] + before[3:]
+
+
+def test_gouji_hot_minus_takes_every_card_of_the_play():
+    hand = rules.counts_of(rules.ranks_of_text("2S 2H 2D 5S 5H BJ RJ"))
+    for play, rest in (("222", "55BR"), ("2", "2255BR"), ("225BR", "25"), ("55", "222BR")):
+        assert rules.hot.minus(*hand, rules.play_of_text(play)) == rules.counts_of(rules.ranks_of_text(rest)), play
+
+
+def test_gouji_rule_6_2_without_a_previous_round_ties_go_from_seat_0():
+    hands = masks("3S 3S", "", "", "", "", "3H 3H")
+    assert rules.shangban(hands) == 0
+
+
+def test_gouji_presets_are_the_readmes():
+    # README "Presets": 4pl is option 1 with 4PL's table, 4PL's tribute order, exchange_one_each, 憋三 with
+    # men_is_daluo, no_repass_tribute, exclude_attached_2; kelei is kelei_burnable, return_cards free_choice
+    assert rules.PRESETS == {
+        "gouji": rules.Options(),
+        "4pl": rules.Options(option1_joker_counts=True, option1_scope="4pl_table", tribute_order="4pl_order",
+                             exchange_one_each=True, biesan=True, men_is_daluo=True, no_repass_tribute=True,
+                             exclude_attached_2=True),
+        "kelei": rules.Options(kelei_burnable=True, return_cards="free_choice")}
