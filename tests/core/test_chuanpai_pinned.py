@@ -415,6 +415,20 @@ def test_chuanpai_rule_6_1_an_extra_players_kept_card_wins_as_a_draw():
 
 
 
+def test_chuanpai_rule_5_1_5_3_seat_0_takes_lays_the_set_his_replacement_completes_and_discards_not_toujia():
+    # 头家 seat 1; seat 3 discards [1:6], seat 0 (his 下家) 碰s it, draws a third [5:5] (an 暗, 4.4) and
+    # lays it: he discards next (5.1: play continues from him), not 头家
+    state = table(["[1:6]高高 [1:6]高高 [5:5]梅子 [5:5]梅子 [5:6]斧头", "[4:4]人牌 [3:3]长三", "[2:2]长二 [2:2]长二",
+                   "[1:6]高高 [1:5]猫猫"], "[5:5]梅子 [3:3]长三", toujia=1, turn=3)
+    state, _ = discard(state, 3, "[1:6]高高")
+    assert state.to_act == (0,)
+    state, events = act(state, 0, g.PENG)
+    assert types(events) == ["PENG", "DRAW"] and legal_kinds(state, 0) == [g.LAY]
+    state, events = act(state, 0, g.LAY, ids(state, 0, "[5:5]梅子 [5:5]梅子 [5:5]梅子"))
+    assert types(events) == ["LAY", "DRAW"] and G.phase_name(state) == "turn" and state.to_act == (0,)
+    assert state.turn == 0
+
+
 # --- settlement (6.3, 4.6, C-7) ----------------------------------------------------------------------
 
 def test_chuanpai_rule_6_3_the_settlement_names_the_winner_and_a_void_hand_none():
