@@ -12,14 +12,16 @@ from test_gouji_ju import RICH, answer, at_tribute, carry, masks, pick  # noqa: 
 from test_gouji_round_pieces import deal_race_first  # noqa: E402
 
 
-def _revolted_by_seat_1():
+def _revolted_by_seat_1(options=g.Options()):
     """1 holds no joker and no 钱 and revolts (9.1); his 对头 4, holding three Qs, is asked 要头."""
-    s = g.new_state(masks("RJ 4S 4H", "5S 6S", "BJ 5H 6H", "2S 7S", "QS QH QD 8S 2H", "2D 9S"), 4, phase=g.GEMING)
+    s = g.new_state(masks("RJ 4S 4H", "5S 6S", "BJ 5H 6H", "2S 7S", "QS QH QD 8S 2H", "2D 9S"), 4, options,
+                    phase=g.GEMING)
     s = g._to_geming(s._replace(trick=g.Trick()), [])
     s, _ = answer(s, 1, "REVOLT")
     return s
 
 
+SINGLES = ("5S", "6S", "7S", "8S", "9S", "JS")  # a card for each seat
 # the hands of seats owner .. owner+5: owner leads five 10s, his 对头 holds five Js, owner+5 can burn
 YIELD_HANDS = ("TS TH TD TC TS 4S", "5S 5H", "6S 6H", "JS JH JD JC JS", "7S 7H", "QS QH QD QC QS BJ")
 
@@ -137,6 +139,7 @@ def test_gouji_rule_7_3_the_automatic_revolution_is_marked_so():
     events = []
     s = g._maisan(s, events)
     assert [(e.seat, dict(e.values)) for e in events if e.type == "REVOLT"] == [(1, {"automatic": 1})]
+    assert s.revolution == 1 << 1
 
 
 @pytest.mark.parametrize("jokers, closes", [("RJ", False), ("RJ RJ", False), ("RJ RJ RJ", True)])
@@ -225,7 +228,7 @@ def test_gouji_rule_9_2_a_void_round_is_finished_and_can_be_viewed():
     s = g._to_geming(s._replace(trick=g.Trick()), [])
     s, _ = answer(s, 1, "REVOLT")
     s, events = answer(s, 2, "REVOLT")
-    assert "VOID" in [e.type for e in events] and s.finished and s.offer == 0
+    assert [e.seat for e in events if e.type == "VOID"] == [-1] and s.finished and s.offer == 0  # the table's
     view = G.view(s, 1)
     assert view.finished and view.counters["void"] == 1 and all("offered" not in sv.cards for sv in view.seats)
     assert G.codec.conforms(s) == [] and G.settle(s).outcome == "void"
@@ -495,12 +498,24 @@ def test_gouji_rule_11_4_without_a_revolutionary_a_head_is_an_active_duitou():
 
 
 NAME_50, VALUE_50 = "no_such_option_" + "x" * 35, "no_such_leader_" + "x" * 35  # 50 characters each
+NO_PLAY_50 = "5S 6S 7S 8S 9S TS JS QS KS AS 5H 6H 7H 8H 9H TH JH"  # 50 characters, many natural ranks (2.1)
 
 
-@pytest.mark.parametrize("options, echoed", [({NAME_50: True}, NAME_50), ({"first_leader": VALUE_50}, VALUE_50)])
-def test_gouji_check_echoes_at_most_40_characters_of_an_option_name_or_value(options, echoed):
+def _hint_refused(table):
+    with pytest.raises(InvalidAction) as refused:
+        G.hint_strings("5S", table, G.Options())
+    return {"error": str(refused.value)}
+
+
+@pytest.mark.parametrize("call, echoed", [
+    (lambda: rules.check_answer({"play": "5S", "options": {NAME_50: True}}), NAME_50),
+    (lambda: rules.check_answer({"play": "5S", "options": {"first_leader": VALUE_50}}), VALUE_50),
+    (lambda: _hint_refused(NO_PLAY_50), NO_PLAY_50),
+    (lambda: rules.check_answer({"play": "5S", "table": NO_PLAY_50}), NO_PLAY_50),
+], ids=["check option name", "check option value", "hint table", "check table"])
+def test_gouji_errors_echo_at_most_40_characters_of_the_callers_input(call, echoed):
     # README (trust model): an error message echoes at most 40 characters of the caller's input
-    error = rules.check_answer({"play": "5S", "options": options})["error"]
+    error = call()["error"]
     assert repr(echoed[:40]) in error and echoed[:41] not in error
 
 
@@ -626,22 +641,38 @@ def test_gouji_rule_12_8_small_cards_only_returns_no_3_in_biesan_mode():
     assert rules.return_allowed(hand, three_four, 2, "small_cards_only")  # outside 憋三 a 3 is a small card
 
 
+def test_gouji_rule_12_8_too_few_small_cards_an_ace_among_them_are_made_up_with_the_lowest_qian():
+    hand = masks("4S AS 2S 2H BJ")[0]  # two small cards (an A is one: not a joker or 钱) for three owed
+    assert rules.return_allowed(hand, masks("4S AS 2S")[0], 3)
+    assert not rules.return_allowed(hand, masks("4S AS BJ")[0], 3)  # his lowest: a 钱 before a joker
+
+
 def test_gouji_rule_15_6_a_burner_who_leaves_burns_nobody_any_more():
-    s = g.new_state(masks("TS TH TD TC TS 5S", "JS JH JD JC JS RJ 4S", "6S 6H", "7S 7H", "8S 8H", "9S 9H"), 0)
+    s = g.new_state(masks("TS TH TD TC TS 5S", "JS JH JD JC JS RJ 4S", "6S 6H", "7S 7H", "QS QH QD QC QS 8S",
+                          "9S 9H"), 0)
     s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
     s, _ = answer(s, 1, "PLAY", "JS JH JD JC JS")
     assert s.burns[1] == 0
     s, _ = G.apply(s, Action(1, "ABANDON"))
     assert s.burns == (-1,) * 6 and [sv.counters["burning"] for sv in G.view(s, 0).seats] == [-1] * 6
+    s, _ = answer(s, 2, "PASS")
+    s, _ = answer(s, 3, "PASS")
+    s, events = answer(s, 4, "PLAY", "QS QH QD QC QS")  # his 对头 beats the leaver's play: no burn to cancel
+    assert [e.type for e in events] == ["PLAY"]
 
 
 @pytest.mark.parametrize("rev", range(6))
 def test_gouji_rule_9_4_17_3_the_revolutionarys_duitou_has_opened_and_he_has_not(rev):
-    # rev is in 革命; his two team-mates leave before anyone plays: the 回合 is over (15.3)
-    s = g.new_state(masks("5S", "6S", "7S", "8S", "9S", "TS"), (rev + 1) % 6)._replace(revolution=1 << rev, rev=rev)
+    # rev is in 革命; rev+1 opens (17.1): everyone passes on his five 10s; rev's team-mates leave: the
+    # 回合 is over (15.3). The 对头 rev+3 counts as opened, rev+1 keeps his 开点
+    leader = (rev + 1) % 6
+    s = g.new_state(masks(*("TS TH TD TC TS 4S" if seat == leader else SINGLES[seat] for seat in range(6))), leader)
+    s, _ = answer(s._replace(revolution=1 << rev, rev=rev), leader, "PLAY", "TS TH TD TC TS")
+    for k in (2, 3, 4, 5):
+        s, _ = answer(s, (rev + k) % 6, "PASS")
     for mate in (2, 4):
         s, _ = G.apply(s, Action((rev + mate) % 6, "ABANDON"))
-    assert s.finished and s.opened == 1 << rules.opposite(rev)
+    assert s.finished and s.opened == 1 << leader | 1 << rules.opposite(rev)
 
 
 def test_gouji_rule_7_2_a_buyer_pays_a_qian_before_his_jokers():
@@ -748,3 +779,36 @@ def test_gouji_presets_are_the_readmes():
                              exchange_one_each=True, biesan=True, men_is_daluo=True, no_repass_tribute=True,
                              exclude_attached_2=True),
         "kelei": rules.Options(kelei_burnable=True, return_cards="free_choice")}
+
+
+def test_gouji_variant_g10_kelei_the_third_siji_is_protected_while_on_top():
+    # kelei_burnable (9.5): 4 plays his third 够死级; his allowance is spent, yet this play is protected
+    # (11.1): his team-mates 0 and 2 may only pass, his neighbours 3 and 5 may burn it
+    s = _revolted_by_seat_1(g.Options(kelei_burnable=True))
+    s, _ = answer(s, 4, "YAOTOU")
+    s, events = answer(s._replace(yaotou_left=1), 4, "PLAY", "QS QH QD")  # two 够死级 played before
+    assert [(e.type, dict(e.values)) for e in events if e.type == "SIJI"] == [("SIJI", {"left": 0})]
+    assert [g.right_of(s, seat) for seat in (5, 0, 2, 3)] == [rules.BURN, rules.PASS_ONLY, rules.PASS_ONLY, rules.BURN]
+
+
+def test_gouji_rule_15_3_a_round_over_during_a_yield_leaves_no_yield():
+    s, _ = answer(_duitou_asked_first(), 3, "YIELD")
+    for seat in (2, 4, 0):  # 0's team leaves: every active seat is of 3's team
+        s, _ = G.apply(s, Action(seat, "ABANDON"))
+    assert s.finished and s.yielded == -1 and G.view(s, 3).counters["yielded"] == -1
+
+
+@pytest.mark.parametrize("rev", range(6))
+def test_gouji_rule_11_4_the_revolutionarys_duitou_has_a_head_while_he_has_siji_left(rev):
+    # rev+2 leads a protected 够级牌; his 下家 rev+3, the revolutionary's 对头, burns it with a head
+    # (13.1), beats it directly without one (11.5, 11.6)
+    duitou, owner = (rev + 3) % 6, (rev + 2) % 6
+    s = g.new_state(masks(*("TS TH TD TC TS 4S" if seat == owner else SINGLES[seat] for seat in range(6))), owner)
+    for left, right in ((3, rules.BURN), (0, rules.BEAT)):
+        t, _ = answer(s._replace(revolution=1 << rev, rev=rev, yaotou_left=left), owner, "PLAY", "TS TH TD TC TS")
+        assert g.right_of(t, duitou) == right, left
+
+
+def test_gouji_rule_2_5_sixteen_2s_hold_no_small_joker():
+    # a 大花 with an A and sixteen 2s is a 大花 carrying seventeen As (2.3): it beats a 小花 carrying seventeen Ks
+    assert G.compare("R" + "2" * 16 + "A", "B" + "K" * 16 + "2", G.Options())[0]

@@ -392,7 +392,7 @@ def check_answer(request) -> dict:
         if table_text.strip():
             table = hot.classify(*counts_of(cardlib.ranks_of(cardlib.parse_cards(table_text, DECKS))))
             if not table:
-                return {"error": f"the table is no play: {table_text[:80]!r}"}
+                return {"error": f"the table is no play: {table_text[:40]!r}"}
     except InvalidAction as error:
         return {"error": str(error)}
     legal = play != 0
