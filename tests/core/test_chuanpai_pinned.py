@@ -7,11 +7,11 @@ from referee.core.errors import Reason
 from referee.core.game import PASS, Action
 from referee.core.games.chuanpai import analysis as an
 from referee.core.games.chuanpai import game as g
-from referee.core.games.chuanpai.cards import NOTATION, TOKENS
-from referee.core.games.chuanpai.deal import Options
+from referee.core.games.chuanpai.cards import NOTATION, TOKENS, deck_ids
+from referee.core.games.chuanpai.deal import Options, turn_order
 
 from test_chuanpai_analysis import hand, kind  # noqa: E402
-from test_chuanpai_game import FOUR, G, IDS, act, discard, ids, laydown, legal_kinds, table, turn_up, types  # noqa: E402
+from test_chuanpai_game import FOUR, G, IDS, Picker, act, discard, ids, laydown, legal_kinds, table, turn_up, types  # noqa: E402
 
 
 # --- the codec's declarations ------------------------------------------------------------------------
@@ -223,11 +223,43 @@ def test_chuanpai_rule_4_2_c_6_the_turner_and_the_count_go_the_way_of_play(clock
     assert g.counted_toujia(0, card, 5, clockwise) == toujia
 
 
-# --- the table (4.1) ---------------------------------------------------------------------------------
+# --- the table and the deal (4.1, 4.3, P-1, P-3) -----------------------------------------------------
 
 def test_chuanpai_rule_4_1_a_deal_without_a_seat_count_seats_four():
     state = G.deal(G.make_options(), b"default", b"")
     assert state.num_seats == 4 and sorted(h.bit_count() for h in state.hands) == [15, 15, 15, 16]
+
+
+def _deck_dealing(hands, toujia: int = 0) -> bytes:
+    """A deck that P-1 deals as ``hands`` (card text per seat, each as many cards as 4.3 gives the
+    seat) from 头家 ``toujia``; the stock is the other cards."""
+    pick = Picker()
+    cards = [pick.take(text) for text in hands]
+    order = turn_order(toujia, len(hands))
+    assert [len(cards[s]) for s in order] == list(g.hand_sizes(len(hands)))
+    dealt = [cards[s][r] for r in range(len(cards[toujia])) for s in order if r < len(cards[s])]
+    return bytes(dealt + [c for c in deck_ids("84") if c not in pick.used])
+
+
+def test_chuanpai_rule_4_3_p_1_a_hand_dealt_again_from_its_deck_and_toujia_is_that_hand():
+    state = G.deal(G.make_options(), b"again", b"more", 4)
+    assert G.deal_from(state.options, state.deck, state.toujia, 4, seed=b"again", entropy=b"more") == state
+
+
+def test_chuanpai_rule_6_1_p_3_toujia_complete_at_the_deal_wins_and_the_deal_events_say_so():
+    # two players: 头家 is dealt eight pairs and nobody has a set to lay (4.4): he wins at once
+    complete = ("[6:6]天牌 [4:4]人牌 [6:6]天牌 [4:4]人牌 [1:1]地牌 [2:6]二六 [1:1]地牌 [2:6]二六 [5:5]梅子 [5:5]梅子 "
+                "[4:6]四六 [4:6]四六 [1:4]幺四 [1:4]幺四 [2:3]拐子 [2:3]拐子")
+    other = ("[1:3]合牌 [1:3]合牌 [3:3]长三 [3:3]长三 [2:2]长二 [2:2]长二 [5:6]斧头 [5:6]斧头 [1:6]高高 [1:6]高高 "
+             "[1:5]猫猫 [1:5]猫猫 [3:6]三六 [3:6]三六 [4:5]红九")
+    state = G.deal_from(Options(), _deck_dealing([complete, other]), 0, 2)
+    assert state.finished and state.winner == 0
+    events = G.deal_events(state)
+    assert types(events) == ["DEAL", "DEAL", "TOUJIA", "WIN"] and events[-1].seat == 0
+    assert events[-1].values == {"from": -1}
+    assert [tuple(sorted(e.cards)) for e in events[:2]] == [g.from_mask(h) for h in state.hands]
+    unfinished = G.deal(G.make_options(), b"steps", b"")
+    assert not unfinished.finished and types(G.deal_events(unfinished)) == ["DEAL"] * 4 + ["TOUJIA"]
 
 
 # --- claims: other copies name the same take ---------------------------------------------------------
@@ -427,6 +459,16 @@ def test_chuanpai_rule_5_1_5_3_seat_0_takes_lays_the_set_his_replacement_complet
     state, events = act(state, 0, g.LAY, ids(state, 0, "[5:5]梅子 [5:5]梅子 [5:5]梅子"))
     assert types(events) == ["LAY", "DRAW"] and G.phase_name(state) == "turn" and state.to_act == (0,)
     assert state.turn == 0
+
+
+@pytest.mark.parametrize("seat, extra", [(1, 0), (4, 1)])
+def test_chuanpai_rule_4_6_5_1_a_turned_cards_event_says_whether_it_is_an_extra_players_own(seat, extra):
+    # five players, 头家 seat 0: seat 4 (the 5th player) turns his own card; seat 1 turns one to offer
+    hands = FOUR + ["[1:5]猫猫 [2:4]二四 [2:4]二四"]
+    state, events = turn_up(table(hands, "[6:6]天牌")._replace(to_act=(), phase=g.TURN), seat)
+    assert events[0].type == "TURN" and events[0].seat == seat
+    assert events[0].values == {"extra": extra, "stock": g.stock_left(state)}
+    assert types(events)[1:] == ([] if extra else ["OFFER"])
 
 
 # --- settlement (6.3, 4.6, C-7) ----------------------------------------------------------------------
