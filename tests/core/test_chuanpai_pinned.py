@@ -82,6 +82,14 @@ def test_chuanpai_rule_3_4_a_yan_named_with_another_copy_of_a_7_is_the_same_yan(
     assert g.meld_kind(state.melds[0][0]) == g.YAN_M and g.meld_cards(state.melds[0][0]) == tuple(sorted(other))
 
 
+def test_chuanpai_rule_3_4_a_yan_completed_by_a_passing_7_is_the_combination_of_a_yan_laid_from_the_hand():
+    state = table(["[1:6]高高 [5:6]斧头", "[3:4]三四 [2:5]二五 [5:6]斧头", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "[1:6]高高")
+    taken = [c for a, c in G.legal_actions(state, 1) if a.kind == g.YAN]
+    lay = laydown(table(["[1:6]高高 [3:4]三四 [2:5]二五 [5:6]斧头", "[4:6]四六", "[3:3]长三", "[1:5]猫猫"]))
+    assert len(taken) == 1 and taken == [c for a, c in G.legal_actions(lay, 0) if a.kind == g.LAY]
+
+
 def test_chuanpai_p_5_c_3_three_of_four_seven_point_cards_that_are_no_yan_are_no_an():
     state = laydown(table(["[1:6]高高 [1:6]高高 [3:4]三四 [2:5]二五 [5:6]斧头", "[4:6]四六", "[3:3]长三", "[1:5]猫猫"],
                           options=Options(same_points=True)))
@@ -186,6 +194,20 @@ def test_chuanpai_rule_6_1_a_gang_laid_after_a_take_whose_first_replacement_wins
     assert types(events) == ["LAY", "DRAW", "WIN"] and state.winner == 1
     assert state.pos == pos + 1 and state.hands[1].bit_count() == 2
 
+
+
+def test_chuanpai_rule_6_1_a_set_laid_after_a_take_that_completes_the_cards_wins_at_once_on_his_own_cards():
+    # 扛 of [5:5], replacements [1:6] (the fourth onto his laid 暗, compulsory) and [1:3] (pairs his
+    # [3:3]): laying the [1:6] leaves the cards complete: a win from nobody's card, no more draws
+    state = table(["[5:5]梅子 [5:6]斧头", "[5:5]梅子 [5:5]梅子 [5:5]梅子 [3:3]长三", "[2:2]长二 [1:1]地牌",
+                   "[3:6]三六 [2:4]二四"], "[1:6]高高 [1:3]合牌", melds={1: [(g.AN_M, -1, "[1:6]高高 [1:6]高高 [1:6]高高")]})
+    state, _ = discard(state, 0, "[5:5]梅子")
+    state, events = act(state, 1, g.GANG)
+    assert types(events) == ["GANG", "DRAW", "DRAW"] and legal_kinds(state, 1) == [g.LAY]
+    pos = state.pos
+    state, events = act(state, 1, g.LAY, ids(state, 1, "[1:6]高高"))
+    assert types(events) == ["LAY", "WIN"] and state.winner == 1 and events[-1].values == {"from": -1}
+    assert state.pos == pos
 
 
 def _deal_with_a_laydown(toujia: int) -> g.State:
@@ -461,6 +483,16 @@ def test_chuanpai_rule_5_1_5_3_seat_0_takes_lays_the_set_his_replacement_complet
     assert state.turn == 0
 
 
+def test_chuanpai_rule_5_6_p_4_a_dead_discard_passes_every_other_seat_seat_0_too():
+    # nobody can use seat 1's [5:6] (11 points) and nobody holds a 9: it passes seats 2, 3 and 0,
+    # whose 11s are flagged (5.6), not the discarder's; seat 2 then turns [5:5] and may take it
+    state = table(["[4:4]人牌 [1:3]合牌", "[5:6]斧头 [2:2]长二 [3:3]长三", "[5:5]梅子 [5:5]梅子", "[1:6]高高 [1:2]丁丁"],
+                  "[5:5]梅子", turn=1)
+    state, events = discard(state, 1, "[5:6]斧头")
+    assert types(events)[:3] == ["DISCARD", "DEAD", "TURN"] and state.to_act == (2,)
+    assert state.pending == (1 << 11, 0, 1 << 11, 1 << 11)
+
+
 @pytest.mark.parametrize("seat, extra", [(1, 0), (4, 1)])
 def test_chuanpai_rule_4_6_5_1_a_turned_cards_event_says_whether_it_is_an_extra_players_own(seat, extra):
     # five players, 头家 seat 0: seat 4 (the 5th player) turns his own card; seat 1 turns one to offer
@@ -527,6 +559,12 @@ def test_chuanpai_rule_3_3_identical_cards_have_the_same_pips_unless_same_points
     assert not an.identical(kind("二六"), kind("三五")) and an.identical(kind("二六"), kind("三五"), True)
     assert an.laydown_sets(eights) == () and an.laydown_sets(eights, True) == (((2, 13, 14), True),)
     assert not an.is_complete(eights) and an.is_complete(eights, True)
+
+
+@pytest.mark.parametrize("text", ["丁丁 丁丁 丁丁 丁丁", "丁丁 丁丁 丁丁 丁丁 梅子 梅子", "丁丁 丁丁 丁丁 财神 梅子 梅子"])
+def test_chuanpai_p_12_rule_6_1_four_3s_or_three_3s_and_a_jing_are_a_quad_of_complete_cards(text):
+    # 86 cards: held in hand between a replacement draw and the lay-down, the 扛 counts as one (6.1)
+    assert an.is_complete(hand(text))
 
 
 # --- must-take rules (5.4) ---------------------------------------------------------------------------
