@@ -319,7 +319,8 @@ def test_chuanpai_rule_3_3_c_3_a_gang_is_three_identical_cards_from_the_hand_any
     state = table(["[2:6]二六 [5:6]斧头", "[4:4]人牌 [3:5]三五 [3:5]三五 [2:6]二六 [1:1]地牌 [1:1]地牌 [6:6]天牌 [6:6]天牌",
                    "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二"], options=Options(same_points=True))
     state, _ = discard(state, 0, "[2:6]二六")
-    assert [a.cards for a, _ in G.legal_actions(state, 1) if a.kind == g.GANG] == [ids(state, 1, "[4:4]人牌 [2:6]二六 [3:5]三五")]
+    gangs = [(a.cards, c.size) for a, c in G.legal_actions(state, 1) if a.kind == g.GANG]
+    assert gangs == [(ids(state, 1, "[4:4]人牌 [2:6]二六 [3:5]三五"), 4)]  # four cards with the passing one
     other = ids(state, 1, "[3:5]三五 [3:5]三五 [2:6]二六")
     verdict = G.check(state, Action(1, g.GANG, other))
     assert verdict.legal and sorted(verdict.action.cards) == sorted(other)
@@ -565,6 +566,13 @@ def test_chuanpai_rule_3_3_identical_cards_have_the_same_pips_unless_same_points
 def test_chuanpai_p_12_rule_6_1_four_3s_or_three_3s_and_a_jing_are_a_quad_of_complete_cards(text):
     # 86 cards: held in hand between a replacement draw and the lay-down, the 扛 counts as one (6.1)
     assert an.is_complete(hand(text))
+
+
+def test_chuanpai_rule_5_4_only_a_card_in_the_hand_is_paired():
+    # one 4 and two 6s (5.5's example): the 4 is paired, a 6 is not, and another 4 he lacks is not
+    four_six_six = hand("合牌 长三 长三")
+    assert an.is_paired(four_six_six, kind("合牌")) and not an.is_paired(four_six_six, kind("长三"))
+    assert not an.is_paired(four_six_six, kind("长二"))
 
 
 # --- must-take rules (5.4) ---------------------------------------------------------------------------
