@@ -431,6 +431,11 @@ def run(args) -> int:
         args.rerun = str(Path(args.rerun).resolve())
         label += "-rerun"
     workdir = (WORK / label).resolve()
+    if args.carry and Path(args.carry).resolve() == workdir:  # the earlier run is this run's folder: keep it
+        earlier = workdir.with_name(f"{label}-earlier")
+        shutil.rmtree(earlier, ignore_errors=True)
+        workdir.rename(earlier)
+        args.carry = str(earlier)
     shutil.rmtree(workdir, ignore_errors=True)
     pristine = workdir / "pristine"
     service = service_kind(modules)
