@@ -71,6 +71,17 @@ def combination(combo: Combo | None, notation) -> cards_pb2.Combination | None:
                                  rank_text=notation.format_ranks(combo.ranks))
 
 
+# Shared messages, the one cache of this layer: the same hands, tables, combinations and legal
+# actions come back call after call (a Play answers with every seat's hand, two of them unchanged
+# since the last Play; 80% of the legal actions of bot games were listed before), so the messages
+# made of them by the plain conversions are kept, keyed by the frozen core values, and
+# copied into the answers (CopyFrom, extend). Only ever copied from, never changed. A message
+# holds about 1.6 KB of memory (protobuf's arena), its serialized form some 150 bytes: 8,192
+# legal actions are about 13 MB a process.
+shared_card_set = functools.lru_cache(maxsize=16384)(card_set)
+shared_combination = functools.lru_cache(maxsize=4096)(combination)
+
+
 # --- actions ----------------------------------------------------------------------------------
 def action_in(msg: actions_pb2.Action, game: Game) -> Action:
     """A core Action of ``game``'s.
@@ -91,7 +102,7 @@ def action_in(msg: actions_pb2.Action, game: Game) -> Action:
 
 def action_out(action: Action, notation) -> actions_pb2.Action:
     """A core Action as protobuf (rank-only actions keep their rank string as text)."""
-    cards = card_set(action.cards, notation) if action.cards else cards_pb2.CardSet(
+    cards = shared_card_set(tuple(action.cards), notation) if action.cards else cards_pb2.CardSet(
         text=notation.format_ranks(action.ranks))
     return actions_pb2.Action(seat=action.seat, kind=action.kind, cards=cards, value=action.value,
                               declared=action.declared)
@@ -105,16 +116,7 @@ def legal_action(action: Action, combo: Combo | None, notation) -> referee_servi
                                            combination=combination(combo, notation))
 
 
-# Shared messages, the one cache of this layer: the same hands, tables, combinations and legal
-# actions come back call after call (a Play answers with every seat's hand, two of them unchanged
-# since the last Play; 80% of the legal actions of bot games were listed before), so the messages
-# made of them by the plain conversions above are kept, keyed by the frozen core values, and
-# copied into the answers (CopyFrom, extend). Only ever copied from, never changed. A message
-# holds about 1.6 KB of memory (protobuf's arena), its serialized form some 150 bytes: 8,192
-# legal actions are about 13 MB a process.
-shared_card_set = functools.lru_cache(maxsize=16384)(card_set)
-shared_combination = functools.lru_cache(maxsize=4096)(combination)
-shared_legal_action = functools.lru_cache(maxsize=8192)(legal_action)
+shared_legal_action = functools.lru_cache(maxsize=8192)(legal_action)  # 8,192: about 13 MB
 
 
 # --- views and events -------------------------------------------------------------------------

@@ -67,10 +67,6 @@ def _digest(game: Game, state, packed: bytes) -> bytes:
     return game.digest(state)
 
 
-def _varint_size(n: int) -> int:
-    return max(1, (n.bit_length() + 6) // 7)
-
-
 def _views(game: Game, state, seats, into=None, test_deal: bool = False, clock: Clock = NO_CLOCK):
     """The views of ``seats``: appended to the repeated field ``into`` (no copies; returns
     None), or returned as a list. The first is converted; the others are copies of it with the
@@ -549,8 +545,7 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
             order = [i for i, (a, _) in enumerate(legal) if not a.cards] + [i for i, (a, _) in enumerate(legal) if a.cards]
             kept, size = set(), 0
             for i in order:
-                entry = entries[i].ByteSize()
-                entry += 1 + _varint_size(entry)  # the field's tag and length
+                entry = pb.LegalActionsResponse(actions=(entries[i],)).ByteSize()  # with its tag and length
                 if size + entry > room:
                     break
                 kept.add(i)

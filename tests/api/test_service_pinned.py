@@ -5,6 +5,7 @@ from __future__ import annotations
 import grpc
 import pytest
 
+from referee.service import convert
 from referee.service import credentials as creds
 from referee.service.credentials import OWNER, Credentials, bearer
 from referee.service.servicer import RefereeServicer
@@ -235,8 +236,14 @@ def test_a_truncated_legal_actions_answer_keeps_the_actions_without_cards(stub):
     # filled up to its 60 KiB budget (actions and groups), within one action of it, and in order:
     # the first plays of the game's own list
     assert (60 << 10) - 400 < answer.ByteSize() <= (60 << 10) + 8
-    every = [tuple(sorted(a.cards)) for a, _ in game.legal_actions(game.deal(game.make_options(), b"big"), 0)]
+    legal = game.legal_actions(game.deal(game.make_options(), b"big"), 0)
+    every = [tuple(sorted(a.cards)) for a, _ in legal]
     assert plays == every[:len(plays)]  # a prefix: no shorter play squeezed in after the first that did not fit
+    # to the byte: the actions kept fit in what the groups leave, and the next play would not
+    room = (60 << 10) - sum(len(g.encode()) + 4 for g in answer.groups)
+    kept = pb.LegalActionsResponse(actions=answer.actions).ByteSize()
+    following = pb.LegalActionsResponse(actions=[convert.legal_action(*legal[len(plays)], game.notation)]).ByteSize()
+    assert kept <= room < kept + following
 
 
 def test_a_key_in_the_environment_with_a_colon_in_its_value_is_not_base64():

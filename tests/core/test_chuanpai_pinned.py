@@ -7,11 +7,11 @@ from referee.core.errors import Reason
 from referee.core.game import PASS, Action
 from referee.core.games.chuanpai import analysis as an
 from referee.core.games.chuanpai import game as g
-from referee.core.games.chuanpai.cards import NOTATION, TOKENS
-from referee.core.games.chuanpai.deal import Options
+from referee.core.games.chuanpai.cards import NOTATION, TOKENS, deck_ids
+from referee.core.games.chuanpai.deal import Options, turn_order
 
 from test_chuanpai_analysis import hand, kind  # noqa: E402
-from test_chuanpai_game import FOUR, G, IDS, act, discard, ids, laydown, legal_kinds, table, turn_up, types  # noqa: E402
+from test_chuanpai_game import FOUR, G, IDS, Picker, act, discard, ids, laydown, legal_kinds, table, turn_up, types  # noqa: E402
 
 
 # --- the codec's declarations ------------------------------------------------------------------------
@@ -80,6 +80,14 @@ def test_chuanpai_rule_3_4_a_yan_named_with_another_copy_of_a_7_is_the_same_yan(
     assert listed == [ids(state, 0, "[1:6]高高 [3:4]三四 [2:5]二五")] and other != listed[0]
     state, events = act(state, 0, g.LAY, other)
     assert g.meld_kind(state.melds[0][0]) == g.YAN_M and g.meld_cards(state.melds[0][0]) == tuple(sorted(other))
+
+
+def test_chuanpai_rule_3_4_a_yan_completed_by_a_passing_7_is_the_combination_of_a_yan_laid_from_the_hand():
+    state = table(["[1:6]高高 [5:6]斧头", "[3:4]三四 [2:5]二五 [5:6]斧头", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二"])
+    state, _ = discard(state, 0, "[1:6]高高")
+    taken = [c for a, c in G.legal_actions(state, 1) if a.kind == g.YAN]
+    lay = laydown(table(["[1:6]高高 [3:4]三四 [2:5]二五 [5:6]斧头", "[4:6]四六", "[3:3]长三", "[1:5]猫猫"]))
+    assert len(taken) == 1 and taken == [c for a, c in G.legal_actions(lay, 0) if a.kind == g.LAY]
 
 
 def test_chuanpai_p_5_c_3_three_of_four_seven_point_cards_that_are_no_yan_are_no_an():
@@ -188,6 +196,20 @@ def test_chuanpai_rule_6_1_a_gang_laid_after_a_take_whose_first_replacement_wins
 
 
 
+def test_chuanpai_rule_6_1_a_set_laid_after_a_take_that_completes_the_cards_wins_at_once_on_his_own_cards():
+    # 扛 of [5:5], replacements [1:6] (the fourth onto his laid 暗, compulsory) and [1:3] (pairs his
+    # [3:3]): laying the [1:6] leaves the cards complete: a win from nobody's card, no more draws
+    state = table(["[5:5]梅子 [5:6]斧头", "[5:5]梅子 [5:5]梅子 [5:5]梅子 [3:3]长三", "[2:2]长二 [1:1]地牌",
+                   "[3:6]三六 [2:4]二四"], "[1:6]高高 [1:3]合牌", melds={1: [(g.AN_M, -1, "[1:6]高高 [1:6]高高 [1:6]高高")]})
+    state, _ = discard(state, 0, "[5:5]梅子")
+    state, events = act(state, 1, g.GANG)
+    assert types(events) == ["GANG", "DRAW", "DRAW"] and legal_kinds(state, 1) == [g.LAY]
+    pos = state.pos
+    state, events = act(state, 1, g.LAY, ids(state, 1, "[1:6]高高"))
+    assert types(events) == ["LAY", "WIN"] and state.winner == 1 and events[-1].values == {"from": -1}
+    assert state.pos == pos
+
+
 def _deal_with_a_laydown(toujia: int) -> g.State:
     for n in range(200):
         state = G.deal(G.make_options(), b"laydown %d" % n, b"")
@@ -223,11 +245,43 @@ def test_chuanpai_rule_4_2_c_6_the_turner_and_the_count_go_the_way_of_play(clock
     assert g.counted_toujia(0, card, 5, clockwise) == toujia
 
 
-# --- the table (4.1) ---------------------------------------------------------------------------------
+# --- the table and the deal (4.1, 4.3, P-1, P-3) -----------------------------------------------------
 
 def test_chuanpai_rule_4_1_a_deal_without_a_seat_count_seats_four():
     state = G.deal(G.make_options(), b"default", b"")
     assert state.num_seats == 4 and sorted(h.bit_count() for h in state.hands) == [15, 15, 15, 16]
+
+
+def _deck_dealing(hands, toujia: int = 0) -> bytes:
+    """A deck that P-1 deals as ``hands`` (card text per seat, each as many cards as 4.3 gives the
+    seat) from 头家 ``toujia``; the stock is the other cards."""
+    pick = Picker()
+    cards = [pick.take(text) for text in hands]
+    order = turn_order(toujia, len(hands))
+    assert [len(cards[s]) for s in order] == list(g.hand_sizes(len(hands)))
+    dealt = [cards[s][r] for r in range(len(cards[toujia])) for s in order if r < len(cards[s])]
+    return bytes(dealt + [c for c in deck_ids("84") if c not in pick.used])
+
+
+def test_chuanpai_rule_4_3_p_1_a_hand_dealt_again_from_its_deck_and_toujia_is_that_hand():
+    state = G.deal(G.make_options(), b"again", b"more", 4)
+    assert G.deal_from(state.options, state.deck, state.toujia, 4, seed=b"again", entropy=b"more") == state
+
+
+def test_chuanpai_rule_6_1_p_3_toujia_complete_at_the_deal_wins_and_the_deal_events_say_so():
+    # two players: 头家 is dealt eight pairs and nobody has a set to lay (4.4): he wins at once
+    complete = ("[6:6]天牌 [4:4]人牌 [6:6]天牌 [4:4]人牌 [1:1]地牌 [2:6]二六 [1:1]地牌 [2:6]二六 [5:5]梅子 [5:5]梅子 "
+                "[4:6]四六 [4:6]四六 [1:4]幺四 [1:4]幺四 [2:3]拐子 [2:3]拐子")
+    other = ("[1:3]合牌 [1:3]合牌 [3:3]长三 [3:3]长三 [2:2]长二 [2:2]长二 [5:6]斧头 [5:6]斧头 [1:6]高高 [1:6]高高 "
+             "[1:5]猫猫 [1:5]猫猫 [3:6]三六 [3:6]三六 [4:5]红九")
+    state = G.deal_from(Options(), _deck_dealing([complete, other]), 0, 2)
+    assert state.finished and state.winner == 0
+    events = G.deal_events(state)
+    assert types(events) == ["DEAL", "DEAL", "TOUJIA", "WIN"] and events[-1].seat == 0
+    assert events[-1].values == {"from": -1}
+    assert [tuple(sorted(e.cards)) for e in events[:2]] == [g.from_mask(h) for h in state.hands]
+    unfinished = G.deal(G.make_options(), b"steps", b"")
+    assert not unfinished.finished and types(G.deal_events(unfinished)) == ["DEAL"] * 4 + ["TOUJIA"]
 
 
 # --- claims: other copies name the same take ---------------------------------------------------------
@@ -265,7 +319,8 @@ def test_chuanpai_rule_3_3_c_3_a_gang_is_three_identical_cards_from_the_hand_any
     state = table(["[2:6]二六 [5:6]斧头", "[4:4]人牌 [3:5]三五 [3:5]三五 [2:6]二六 [1:1]地牌 [1:1]地牌 [6:6]天牌 [6:6]天牌",
                    "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二"], options=Options(same_points=True))
     state, _ = discard(state, 0, "[2:6]二六")
-    assert [a.cards for a, _ in G.legal_actions(state, 1) if a.kind == g.GANG] == [ids(state, 1, "[4:4]人牌 [2:6]二六 [3:5]三五")]
+    gangs = [(a.cards, c.size) for a, c in G.legal_actions(state, 1) if a.kind == g.GANG]
+    assert gangs == [(ids(state, 1, "[4:4]人牌 [2:6]二六 [3:5]三五"), 4)]  # four cards with the passing one
     other = ids(state, 1, "[3:5]三五 [3:5]三五 [2:6]二六")
     verdict = G.check(state, Action(1, g.GANG, other))
     assert verdict.legal and sorted(verdict.action.cards) == sorted(other)
@@ -415,6 +470,40 @@ def test_chuanpai_rule_6_1_an_extra_players_kept_card_wins_as_a_draw():
 
 
 
+def test_chuanpai_rule_5_1_5_3_seat_0_takes_lays_the_set_his_replacement_completes_and_discards_not_toujia():
+    # 头家 seat 1; seat 3 discards [1:6], seat 0 (his 下家) 碰s it, draws a third [5:5] (an 暗, 4.4) and
+    # lays it: he discards next (5.1: play continues from him), not 头家
+    state = table(["[1:6]高高 [1:6]高高 [5:5]梅子 [5:5]梅子 [5:6]斧头", "[4:4]人牌 [3:3]长三", "[2:2]长二 [2:2]长二",
+                   "[1:6]高高 [1:5]猫猫"], "[5:5]梅子 [3:3]长三", toujia=1, turn=3)
+    state, _ = discard(state, 3, "[1:6]高高")
+    assert state.to_act == (0,)
+    state, events = act(state, 0, g.PENG)
+    assert types(events) == ["PENG", "DRAW"] and legal_kinds(state, 0) == [g.LAY]
+    state, events = act(state, 0, g.LAY, ids(state, 0, "[5:5]梅子 [5:5]梅子 [5:5]梅子"))
+    assert types(events) == ["LAY", "DRAW"] and G.phase_name(state) == "turn" and state.to_act == (0,)
+    assert state.turn == 0
+
+
+def test_chuanpai_rule_5_6_p_4_a_dead_discard_passes_every_other_seat_seat_0_too():
+    # nobody can use seat 1's [5:6] (11 points) and nobody holds a 9: it passes seats 2, 3 and 0,
+    # whose 11s are flagged (5.6), not the discarder's; seat 2 then turns [5:5] and may take it
+    state = table(["[4:4]人牌 [1:3]合牌", "[5:6]斧头 [2:2]长二 [3:3]长三", "[5:5]梅子 [5:5]梅子", "[1:6]高高 [1:2]丁丁"],
+                  "[5:5]梅子", turn=1)
+    state, events = discard(state, 1, "[5:6]斧头")
+    assert types(events)[:3] == ["DISCARD", "DEAD", "TURN"] and state.to_act == (2,)
+    assert state.pending == (1 << 11, 0, 1 << 11, 1 << 11)
+
+
+@pytest.mark.parametrize("seat, extra", [(1, 0), (4, 1)])
+def test_chuanpai_rule_4_6_5_1_a_turned_cards_event_says_whether_it_is_an_extra_players_own(seat, extra):
+    # five players, 头家 seat 0: seat 4 (the 5th player) turns his own card; seat 1 turns one to offer
+    hands = FOUR + ["[1:5]猫猫 [2:4]二四 [2:4]二四"]
+    state, events = turn_up(table(hands, "[6:6]天牌")._replace(to_act=(), phase=g.TURN), seat)
+    assert events[0].type == "TURN" and events[0].seat == seat
+    assert events[0].values == {"extra": extra, "stock": g.stock_left(state)}
+    assert types(events)[1:] == ([] if extra else ["OFFER"])
+
+
 # --- settlement (6.3, 4.6, C-7) ----------------------------------------------------------------------
 
 def test_chuanpai_rule_6_3_the_settlement_names_the_winner_and_a_void_hand_none():
@@ -471,6 +560,19 @@ def test_chuanpai_rule_3_3_identical_cards_have_the_same_pips_unless_same_points
     assert not an.identical(kind("二六"), kind("三五")) and an.identical(kind("二六"), kind("三五"), True)
     assert an.laydown_sets(eights) == () and an.laydown_sets(eights, True) == (((2, 13, 14), True),)
     assert not an.is_complete(eights) and an.is_complete(eights, True)
+
+
+@pytest.mark.parametrize("text", ["丁丁 丁丁 丁丁 丁丁", "丁丁 丁丁 丁丁 丁丁 梅子 梅子", "丁丁 丁丁 丁丁 财神 梅子 梅子"])
+def test_chuanpai_p_12_rule_6_1_four_3s_or_three_3s_and_a_jing_are_a_quad_of_complete_cards(text):
+    # 86 cards: held in hand between a replacement draw and the lay-down, the 扛 counts as one (6.1)
+    assert an.is_complete(hand(text))
+
+
+def test_chuanpai_rule_5_4_only_a_card_in_the_hand_is_paired():
+    # one 4 and two 6s (5.5's example): the 4 is paired, a 6 is not, and another 4 he lacks is not
+    four_six_six = hand("合牌 长三 长三")
+    assert an.is_paired(four_six_six, kind("合牌")) and not an.is_paired(four_six_six, kind("长三"))
+    assert not an.is_paired(four_six_six, kind("长二"))
 
 
 # --- must-take rules (5.4) ---------------------------------------------------------------------------

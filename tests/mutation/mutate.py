@@ -431,6 +431,11 @@ def run(args) -> int:
         args.rerun = str(Path(args.rerun).resolve())
         label += "-rerun"
     workdir = (WORK / label).resolve()
+    if args.carry and Path(args.carry).resolve() == workdir:  # the earlier run is this run's folder: keep it
+        earlier = workdir.with_name(f"{label}-earlier")
+        shutil.rmtree(earlier, ignore_errors=True)
+        workdir.rename(earlier)
+        args.carry = str(earlier)
     shutil.rmtree(workdir, ignore_errors=True)
     pristine = workdir / "pristine"
     service = service_kind(modules)
@@ -520,7 +525,8 @@ def carried_kills(earlier: Path, pristine: Path, items, keys: dict[str, str]) ->
     """job id -> the earlier run's name, for the mutants a test killed in ``earlier`` whose
     top-level definition reads the same here: a fix elsewhere in a module does not send its
     thousand other mutants through the tests again. (A kill is carried, a survival never is:
-    the tests only grow, and the survivors of both runs are what gets triaged.)"""
+    the tests only grow, and the survivors of both runs are what gets triaged. The kills the
+    earlier run carried itself are carried on: their definition read the same there.)"""
     from cosmic_ray.work_db import use_db
 
     meta = json.loads((earlier / "run.json").read_text())
@@ -528,7 +534,8 @@ def carried_kills(earlier: Path, pristine: Path, items, keys: dict[str, str]) ->
     for worker in range(meta["jobs"]):
         with use_db(str(earlier / f"w{worker}" / "session.sqlite")) as db:
             old_items.update((item.job_id, item) for item in db.work_items)
-            old_results.update((job_id, result) for job_id, result in db.results if killed(result))
+            old_results.update((job_id, result) for job_id, result in db.results
+                               if killed(result) or (result.output or "").startswith(SKIP_CARRIED))
     old_keys = mutant_keys(list(old_items.values()), Sources(earlier / "pristine"))
     old_defs, new_defs, dead = {}, {}, {}
     for job_id in old_results:

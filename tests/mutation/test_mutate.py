@@ -173,4 +173,7 @@ def test_a_kill_is_carried_to_a_later_run_only_where_its_definition_reads_the_sa
     # a crash of the test command is no kill, nor is a survival
     _session(tmp_path / "crashed", old, "MUTATION ERROR: the test command failed")
     assert not mutate.carried_kills(tmp_path / "crashed", tmp_path / "new" / "pristine", items, keys)
+    # a kill the earlier run carried itself is carried on
+    _session(tmp_path / "between", old, f"{mutate.SKIP_CARRIED}: old")
+    assert set(mutate.carried_kills(tmp_path / "between", tmp_path / "new" / "pristine", items, keys)) == set(carried)
     assert list(mutate.definitions(new)) == list(range(1, 2)) + list(range(4, 6)) + list(range(8, 11))

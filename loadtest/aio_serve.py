@@ -1,0 +1,79 @@
+"""The same RefereeService on grpc.aio, each handler run on the event loop (no thread pool):
+what gRPC's own work per call is without the blocking server's Python machinery (issue 26).
+
+A measurement server for ``referee load --server-script`` (one worker; it reads ``--host`` and
+``--port`` and ignores the rest of ``referee serve``'s arguments): RefereeService and the games'
+own services with the same request parsers and status mapping as ``referee serve``, and
+grpc.health.v1. No reflection, metrics, HTTP port, drain or key file (an ephemeral key). The
+handlers are the servicer's own, called inline: a long call (a large JudgeBatch) holds every
+other call of the worker until it ends, which is why ``referee serve`` does not work this way
+yet. Compare, in one run of each:
+
+    referee load --workers 1 --seconds 15 --profile games                 # blocking server, 16 threads
+    referee load --workers 1 --seconds 15 --profile games --server-script loadtest/aio_serve.py
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+import grpc
+from google.protobuf import message_factory
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1._async import HealthServicer
+
+from referee.core.errors import RefereeError
+from referee.service import errors, games
+from referee.service.server import SERVICE
+from referee.service.servicer import RefereeServicer
+from referee.service.token import KeyRing, Sealer
+
+MAX_BYTES = 4 << 20
+
+
+def inline(name: str, method):
+    """``errors.mapped`` for the event loop: a core error aborts with its status (awaited)."""
+    async def handler(request, context):
+        try:
+            return method(errors.admitted(name, request), context)
+        except RefereeError as error:
+            status = errors.to_status(error)
+            await context.abort(status.code, status.details, status.trailing_metadata)
+    return handler
+
+
+def add_service(server, service, servicer) -> None:
+    handlers = {m.name: grpc.unary_unary_rpc_method_handler(
+        inline(m.name, getattr(servicer, m.name)),
+        request_deserializer=errors.safe_deserializer(message_factory.GetMessageClass(m.input_type), MAX_BYTES),
+        response_serializer=message_factory.GetMessageClass(m.output_type).SerializeToString)
+        for m in service.methods}
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))
+
+
+async def serve(host: str, port: int) -> None:
+    server = grpc.aio.server(maximum_concurrent_rpcs=64)
+    add_service(server, SERVICE, RefereeServicer(Sealer(KeyRing.generate())))
+    for service, servicer in games.services():
+        add_service(server, service, servicer)
+    health = HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health, server)
+    server.add_insecure_port(f"{host}:{port}")
+    await server.start()
+    for name in ("", SERVICE.full_name):
+        await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    await server.wait_for_termination()
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", nargs="?", default="serve")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=50051)
+    args, _ = parser.parse_known_args(argv)
+    asyncio.run(serve(args.host, args.port))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
