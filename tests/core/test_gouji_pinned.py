@@ -830,3 +830,11 @@ def test_gouji_rule_17_1_a_protected_gouji_on_top_when_the_round_ends_opens():
     for seat in (1, 5, 3):  # 0's opponents leave, his 对头 last: the 回合 is over (15.3) with his 10s on top
         s, _ = G.apply(s, Action(seat, "ABANDON"))
     assert s.finished and s.opened == 1 << 0
+
+
+@pytest.mark.parametrize("kelei, left", [(False, 3), (True, 0)])
+def test_gouji_variant_g10_kelei_ends_the_siji_allowance_when_anyone_goes_out(kelei, left):
+    # 1 is in 革命, his 对头 4 chose 要头 (9.5); 0 plays his last card and goes out
+    s = g.new_state(masks(*SINGLES), 0, g.Options(kelei_burnable=kelei))
+    s, events = answer(s._replace(revolution=1 << 1, rev=1, yaotou_left=3), 0, "PLAY", "5S")
+    assert "OUT" in [e.type for e in events] and s.yaotou_left == left
