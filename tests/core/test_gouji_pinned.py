@@ -9,6 +9,7 @@ from referee.core.games.gouji import rules
 from referee.core.games.gouji.game import GOUJI as G
 
 from test_gouji_ju import RICH, answer, at_tribute, carry, masks, pick  # noqa: E402
+from test_gouji_round import burned  # noqa: E402
 from test_gouji_round_pieces import deal_race_first  # noqa: E402
 
 
@@ -249,6 +250,12 @@ def test_gouji_rule_13_8_a_failed_burn_on_a_seat_gone_out_leads_from_the_next_ac
     assert "BURN_FAILED" in [e.type for e in events]
     # 0 is out and 1 failed: the next active seat after 0 counter-clockwise is 2
     assert s.to_act == (2,) and s.trick.leader == 2 and s.places[0] == 1 and s.places[1] == 6
+
+
+def test_gouji_rule_13_8_a_failed_burner_burns_no_one_any_more():
+    s, events = answer(burned(), 1, "PLAY", "3S")  # a lead without a joker, cards left: the burn fails
+    assert ("BURN_FAILED", 1) in [(e.type, e.seat) for e in events] and s.burns == (-1,) * 6
+    assert [sv.counters["burning"] for sv in G.view(s, 0).seats] == [-1] * 6 and G.codec.conforms(s) == []
 
 
 @pytest.mark.parametrize("leaver, paid", [(0, [(5, 2)]), (5, [(0, 1)]), (1, [(5, 2)]), (2, [(0, 1)])])
