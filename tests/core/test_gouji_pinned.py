@@ -114,10 +114,12 @@ def test_gouji_variant_g5_daluo_leads_is_not_used_in_a_ju_s_first_round():
     assert s.leader == shangban != 0
 
 
-def test_gouji_check_accepts_an_option_at_its_minimum():
-    assert rules.options_of({"ju_length": 1}).ju_length == 1
-    with pytest.raises(Exception):
-        rules.options_of({"ju_length": 0})
+@pytest.mark.parametrize("inside, outside", [(1, 0), (100, 101)])  # ju_length's declared 1..100 (5.1, G-6)
+def test_gouji_check_accepts_an_option_at_its_bounds_and_refuses_one_past(inside, outside):
+    assert rules.options_of({"ju_length": inside}).ju_length == inside
+    with pytest.raises(InvalidAction):
+        rules.options_of({"ju_length": outside})
+    assert G.codec.conforms(g.new_state(masks(*SINGLES), 0, g.Options(ju_length=inside))) == []
 
 
 def test_gouji_next_round_counts_the_round_and_sums_the_totals():
@@ -146,6 +148,15 @@ def test_gouji_rule_7_3_the_automatic_revolution_is_marked_so():
     assert [(e.seat, dict(e.values)) for e in events if e.type == "REVOLT"] == [(1, {"automatic": 1})]
     assert s.revolution == 1 << 1
 
+
+
+def test_gouji_rule_7_2_a_buyer_without_qian_pays_his_lowest_joker():
+    s = g.new_state(masks("RJ BJ 5S", "BJ 6S", "3H", "3D 3C", "3S 3H", "3D"), 0, g.Options(biesan=True))
+    events = []
+    s = g._maisan(s, events)
+    assert [(e.type, e.seat, e.values.get("seller")) for e in events] == [("MAISAN", 0, 3), ("MAISAN", 1, 4)]  # 7.3 not
+    paid = [cardlib.format_card(c) for e in events for c in e.cards if cardlib.card_rank(c)]  # the card not a 3
+    assert paid == ["BJ", "BJ"] and cardlib.format_cards(cardlib.from_mask(s.hands[0] & ~g.THREES)) == "5S RJ"
 
 @pytest.mark.parametrize("jokers, closes", [("RJ", False), ("RJ RJ", False), ("RJ RJ RJ", True)])
 def test_gouji_rule_3_4_3_5_option1_full_leaves_one_or_two_big_jokers_beatable(jokers, closes):
