@@ -48,8 +48,9 @@ def _duitou_asked_first(owner=0):
 
 def test_gouji_codec_declarations_bound_the_flags_and_the_phase():
     s = g.new_state(masks("5S", "6S", "7S", "8S", "9S", "TS"), 0)
-    for bad in (s._replace(close=2), s._replace(close=-1), s._replace(phase=6), s._replace(siji=2), s._replace(void=2),
-                s._replace(void=-1), s._replace(yaotou_left=-1), s._replace(yaotou_left=4)):  # 9.5: 0..3 够死级
+    for bad in (s._replace(close=2), s._replace(close=-1), s._replace(phase=6), s._replace(phase=-1),
+                s._replace(siji=2), s._replace(void=2), s._replace(void=-1),
+                s._replace(yaotou_left=-1), s._replace(yaotou_left=4)):  # 9.5: 0..3 够死级
         assert G.codec.conforms(bad)
     assert not G.codec.conforms(s._replace(close=1, phase=5, siji=1, void=1))
 
@@ -764,6 +765,14 @@ def test_gouji_rule_3_5_option1_changes_no_count_for_a_play_with_a_natural(play,
     o = G.Options(option1_joker_counts=True)
     assert not G.compare(play, top, o)[0]
     assert G.compare(play.replace("5S", "BJ"), top.replace("5S", "BJ"), o)[0]  # a 小花 for the 5: 3.5 applies
+
+
+@pytest.mark.parametrize("play, top", [("BJ BJ BJ BJ", "RJ BJ"), ("RJ RJ BJ BJ", "BJ BJ")])
+def test_gouji_variant_g3_option1_changes_no_count_for_a_play_left_mixed(play, top):
+    # 3.5 reads the jokers after 2.5: downgraded, the mixed play is 小花 only and 2k 小花 beat k 小花;
+    # without 2.5 (G-3) it is neither k 大花 nor k 小花, and no count-changing beat applies
+    assert G.compare(play, top, G.Options(option1_joker_counts=True))[0]
+    assert not G.compare(play, top, G.Options(option1_joker_counts=True, mixed_jokers_downgrade=False))[0]
 
 
 def test_gouji_rule_10_5_the_duitou_may_yield_again_in_the_next_trick():
