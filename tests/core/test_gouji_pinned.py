@@ -212,8 +212,8 @@ def test_gouji_rule_13_7_a_burn_that_plays_out_is_over_and_owed():
 
 def test_gouji_rule_9_5_a_siji_ends_the_trick_at_once_and_the_state_stays_in_its_codec():
     # 1 holds no joker and no 钱 and revolts (9.1); his 对头 4 takes 要头 and leads three Qs
-    s = _revolted(1)
-    s, _ = answer(s, 4, "YAOTOU")
+    s, _ = answer(_revolted(1), 4, "YAOTOU")
+    assert s.yaotou_left == 3 and G.codec.conforms(s) == []  # three 够死级
     s, events = answer(s, 4, "PLAY", "QS QH QD")
     assert [e.type for e in events] == ["PLAY", "SIJI", "TRICK_WON"]
     assert s.to_act == (4,) and s.yaotou_left == 2 and not s.trick.top and not s.siji  # nothing on top
@@ -269,6 +269,14 @@ def test_gouji_rule_13_8_a_failed_burner_burns_no_one_any_more():
     assert [sv.counters["burning"] for sv in G.view(s, 0).seats] == [-1] * 6 and G.codec.conforms(s) == []
 
 
+def test_gouji_rule_1_7_a_seat_gone_out_has_no_right_to_answer():
+    s = g.new_state(masks("5S 5H", "6S", "7S", "8S 8H", "9S 9H", "TS TH"), 0)
+    for seat, cards in ((0, "5S"), (1, "6S"), (2, "7S")):  # 1 and 2 go out, 2 on top: four seats left (14.2)
+        s, _ = answer(s, seat, "PLAY", cards)
+    rights = [g.right_of(s, seat) for seat in range(6)]
+    assert rights == [rules.BEAT, rules.NOT_ASKED, rules.NOT_ASKED, rules.BEAT, rules.BEAT, rules.BEAT]
+
+
 @pytest.mark.parametrize("leaver, paid", [(0, [(5, 2)]), (5, [(0, 1)]), (1, [(5, 2)]), (2, [(0, 1)])])
 def test_gouji_rule_15_6_tribute_from_a_seat_that_left_before_the_deal_is_dropped(leaver, paid):
     # the previous 回合: 头科 1, 二科 2, ..., 二落 5, 大落 0; every 对头 opened (no 点贡): only 落贡 is owed,
@@ -320,12 +328,13 @@ def test_gouji_rule_12_2_a_payer_pays_his_receivers_of_one_kind_counter_clockwis
     assert [(a.seat, a.to) for a in g.payments(s) if a.task == g.T_SHAO] == [(4, 3), (2, 3)]
 
 
-def test_gouji_codec_declarations_bound_the_seat_count_and_the_carried_calls():
+def test_gouji_codec_declarations_bound_the_seat_count_and_the_calls_carried_or_not():
     s = g.new_state(masks("5S", "6S", "7S", "8S", "9S", "TS"), 0, match=Match(1, (0,) * 6, carry(calls=(2,) * 6)))
-    assert G.codec.conforms(s) == []
+    assert G.codec.conforms(s) == [] and G.codec.conforms(s._replace(calls=(2,) * 6)) == []
     assert G.codec.conforms(s._replace(num_seats=7)) and G.codec.conforms(s._replace(num_seats=5))  # 1.1: six
     for calls in ((3, 0, 0, 0, 0, 0), (-1, 0, 0, 0, 0, 0)):  # 12.4: none, 明点, 预点: 0..2
         assert G.codec.conforms(s._replace(match=Match(1, (0,) * 6, carry(calls=calls))))
+        assert G.codec.conforms(s._replace(calls=calls))
     assert G.codec.conforms(s._replace(out=(0,))) == [] and G.codec.conforms(s._replace(out=(-1,)))  # seats out
     assert G.codec.conforms(s._replace(to_act=(-1,)))  # a seat to act, never none
 
