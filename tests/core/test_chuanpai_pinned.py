@@ -177,7 +177,7 @@ def test_chuanpai_p_3_no_win_check_during_the_laydown_then_in_turn_order_from_to
                           "[5:5]梅子"))
     assert state.to_act == (1,)
     state, events = act(state, 1, g.LAY, ids(state, 1, "[2:2]长二 [2:2]长二 [2:2]长二"))
-    assert types(events) == ["LAY", "DRAW", "WIN"] and state.winner == 0
+    assert types(events) == ["LAY", "DRAW", "WIN"] and state.winner == 0 and events[-1].values == {"from": -1}
 
 
 def test_chuanpai_rule_6_1_a_gang_laid_after_a_take_whose_first_replacement_wins_draws_no_more():
@@ -243,6 +243,13 @@ def test_chuanpai_rule_4_2_c_6_the_turner_and_the_count_go_the_way_of_play(clock
     # players from himself as 1: counter-clockwise 2 -> 3; clockwise 3 -> 2
     card = IDS[TOKENS["[6:6]"]][:1]
     assert g.counted_toujia(0, card, 5, clockwise) == toujia
+
+
+def test_chuanpai_p_13_two_players_tied_to_the_last_card_make_the_first_of_them_toujia():
+    # the 84 cards in order of points: every round of two turned cards ties (each value has an even
+    # count, the 经牌 are turned again) until the cards run out; the first tied player is 头家
+    by_points = sorted(range(84), key=lambda c: g.POINTS[g.KIND_OF[c]])
+    assert g.first_toujia(by_points, 2) == 0
 
 
 # --- the table and the deal (4.1, 4.3, P-1, P-3) -----------------------------------------------------
@@ -518,6 +525,20 @@ def test_chuanpai_c_7_the_seventh_bonus_when_the_7th_player_is_seat_0():
     state = table(seven[1:] + seven[:1], toujia=1, options=Options(seventh_bonus=2))
     state = state._replace(phase=g.FINISHED, to_act=(), outcome=g.VOID, seen=3)
     assert g.seventh(state) == 0 and G.settle(state).points == (12,) + (-2,) * 6
+
+
+DISCARDS_12 = "[6:6]天牌 [5:5]梅子 [5:5]梅子"
+
+
+@pytest.mark.parametrize("hands, toujia, seen", [
+    (["[6:6]天牌", DISCARDS_12, "[4:4]人牌 [2:2]长二", "[1:6]高高 [1:2]丁丁", "[5:6]斧头 [3:6]三六", "[1:5]猫猫 [2:4]二四",
+      "[4:5]红九 [4:5]红九"], 1, 1),  # 头家 seat 1: the 7th player is seat 0
+    ([DISCARDS_12, "[4:4]人牌 [2:2]长二", "[1:6]高高 [1:2]丁丁", "[6:6]天牌"], 0, 0)])  # no 7th player
+def test_chuanpai_c_7_a_discard_identical_to_the_7th_players_card_counts_at_seat_0_and_nothing_counts_without_him(
+        hands, toujia, seen):
+    # the 下家 may 摆 the [6:6] with his 8: it is on offer, nothing more is turned
+    state, _ = discard(table(hands, toujia=toujia), toujia, "[6:6]天牌")
+    assert G.phase_name(state) == "claim" and state.seen == seen
 
 
 # --- views -------------------------------------------------------------------------------------------

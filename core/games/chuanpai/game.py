@@ -631,7 +631,6 @@ def _take(t: _Table, seat: int, answer: tuple, events: list) -> None:
 
 def _discard(t: _Table, seat: int, card: int, events: list) -> None:
     t.hands[seat] &= ~(1 << card)
-    t.card = -1
     _count_seventh(t, card)
     events.append(Event("DISCARD", seat, (card,)))
     _offer(t, seat, card, False, events)
@@ -956,7 +955,7 @@ def first_toujia(sequence, seats: int) -> int:
             card = next(cards, None)
             while card is not None and KIND_OF[card] in JING:
                 card = next(cards, None)
-            if card is None:  # the sequence ran out (never with 84 cards): the first tied player
+            if card is None:  # the sequence ran out (two players tied to its end): the first of them
                 return players[0]
             turned[s] = POINTS[KIND_OF[card]]
         top = max(turned.values())
