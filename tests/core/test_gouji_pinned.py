@@ -251,17 +251,31 @@ def test_gouji_rule_9_2_a_void_round_is_finished_and_can_be_viewed():
     assert G.codec.conforms(s) == [] and G.settle(s).outcome == "void"
 
 
-def test_gouji_rule_13_8_a_failed_burn_on_a_seat_gone_out_leads_from_the_next_active_seat_after_him():
-    s = g.new_state(masks("TS TH TD TC TS", "JS JH JD JC JS 4S 4H", "6S 6H", "7S 7H", "8S 8H", "9S 9H"), 0)
+@pytest.mark.parametrize("burner, leader", [(1, 2), (5, 1)])  # 0 is out and the burner failed
+def test_gouji_rule_13_8_a_failed_burn_on_a_seat_gone_out_leads_from_the_next_active_seat_after_him(burner, leader):
+    hands = ["TS TH TD TC TS", "6S 6H", "7S 7H", "8S 8H", "9S 9H", "5S 5H"]
+    hands[burner] = "JS JH JD JC JS 4S 4H"
+    s = g.new_state(masks(*hands), 0)
     s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")  # 0 goes out (头科) on a protected 够级牌
-    s, events = answer(s, 1, "PLAY", "JS JH JD JC JS")
-    assert ("BURN", 1) in [(e.type, e.seat) for e in events]
-    for seat in (2, 3, 4, 5):
-        s, _ = answer(s, seat, "PASS")
-    s, events = answer(s, 1, "PLAY", "4S")  # a lead without a joker, cards left: the burn fails
+    while s.to_act != (burner,):
+        s, _ = answer(s, s.to_act[0], "PASS")
+    s, events = answer(s, burner, "PLAY", "JS JH JD JC JS")
+    assert ("BURN", burner) in [(e.type, e.seat) for e in events]
+    while s.trick.top:
+        s, _ = answer(s, s.to_act[0], "PASS")
+    s, events = answer(s, burner, "PLAY", "4S")  # a lead without a joker, cards left: the burn fails
     assert "BURN_FAILED" in [e.type for e in events]
-    # 0 is out and 1 failed: the next active seat after 0 counter-clockwise is 2
-    assert s.to_act == (2,) and s.trick.leader == 2 and s.places[0] == 1 and s.places[1] == 6
+    # the next active seat after 0 counter-clockwise leads
+    assert s.to_act == (leader,) and s.trick.leader == leader and s.places[0] == 1 and s.places[burner] == 6
+
+
+def test_gouji_rule_9_3_the_revolutionary_takes_sanke_only_while_it_is_free():
+    # 1 revolts; his three opponents leave (15.6), placed from the bottom past the reserved 四科: 6, 5, 3;
+    # his team-mates 3 and 5 end 头科 and 二科, and 三科 taken, he has the 四科
+    s, _ = answer(_revolted(1), 4, "PASS")
+    for seat in (0, 2, 4):
+        s, _ = G.apply(s, Action(seat, "ABANDON"))
+    assert s.finished and s.places == (6, 4, 5, 1, 3, 2)
 
 
 def test_gouji_rule_13_8_a_failed_burner_burns_no_one_any_more():
@@ -417,6 +431,7 @@ def test_gouji_variant_g9_men_is_daluo_whoever_sits_next_to_the_smothered_seat()
     s, events = answer(s, 2, "PLAY", "6H")
     assert [(e.seat, dict(e.values)) for e in events if e.type == "MEN"] == [(0, {"to": 2})]
     assert s.men[0] == 2 and s.places[0] == 5 and s.places[1] == 6 and s.failed == 1
+    assert s.burns == (-1,) * 6  # the smothered seat burns no one
 
 
 def test_gouji_rule_10_5_15_6_a_yielder_who_leaves_leaves_no_yield_behind():
