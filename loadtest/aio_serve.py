@@ -3,8 +3,8 @@ what gRPC's own work per call is without the blocking server's Python machinery 
 
 A measurement server for ``referee load --server-script`` (one worker; it reads ``--host`` and
 ``--port`` and ignores the rest of ``referee serve``'s arguments): RefereeService and the games'
-own services with the same request parsers and status mapping as ``referee serve``, and
-grpc.health.v1. No reflection, metrics, HTTP port, drain or key file (an ephemeral key). The
+own services registered by ``referee serve``'s own ``add_service`` (the same request parsers and
+limit, the status mapping awaited), and grpc.health.v1. No reflection, metrics, HTTP port, drain or key file (an ephemeral key). The
 handlers are the servicer's own, called inline: a long call (a large JudgeBatch) holds every
 other call of the worker until it ends, which is why ``referee serve`` does not work this way
 yet. Compare, in one run of each:
@@ -16,47 +16,42 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
 
 import grpc
-from google.protobuf import message_factory
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
 from referee.core.errors import RefereeError
 from referee.service import errors, games
-from referee.service.server import SERVICE
+from referee.service.server import SERVICE, Config, add_service
 from referee.service.servicer import RefereeServicer
 from referee.service.token import KeyRing, Sealer
 
-MAX_BYTES = 4 << 20
+MAX_BYTES = Config().max_receive_bytes
 
 
 def inline(name: str, method):
-    """``errors.mapped`` for the event loop: a core error aborts with its status (awaited)."""
+    """``errors.mapped`` for the event loop: a core error aborts with its status, anything else
+    with INTERNAL (awaited)."""
     async def handler(request, context):
         try:
             return method(errors.admitted(name, request), context)
         except RefereeError as error:
             status = errors.to_status(error)
             await context.abort(status.code, status.details, status.trailing_metadata)
+        except Exception:
+            logging.getLogger(__name__).exception("internal error in %s", name)
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
     return handler
-
-
-def add_service(server, service, servicer) -> None:
-    handlers = {m.name: grpc.unary_unary_rpc_method_handler(
-        inline(m.name, getattr(servicer, m.name)),
-        request_deserializer=errors.safe_deserializer(message_factory.GetMessageClass(m.input_type), MAX_BYTES),
-        response_serializer=message_factory.GetMessageClass(m.output_type).SerializeToString)
-        for m in service.methods}
-    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))
 
 
 async def serve(host: str, port: int) -> None:
     server = grpc.aio.server(maximum_concurrent_rpcs=64)
-    add_service(server, SERVICE, RefereeServicer(Sealer(KeyRing.generate())))
+    add_service(server, SERVICE, RefereeServicer(Sealer(KeyRing.generate())), MAX_BYTES, mapped=inline)
     for service, servicer in games.services():
-        add_service(server, service, servicer)
+        add_service(server, service, servicer, MAX_BYTES, mapped=inline)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     server.add_insecure_port(f"{host}:{port}")

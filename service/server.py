@@ -87,13 +87,13 @@ def grpc_options(config: Config) -> list[tuple[str, int]]:
     ]
 
 
-def add_service(server: grpc.Server, service, servicer, max_bytes: int = 0) -> str:
+def add_service(server: grpc.Server, service, servicer, max_bytes: int = 0, mapped=errors.mapped) -> str:
     """Register a unary service (a ServiceDescriptor): request parsers that never raise (see
     errors.MALFORMED) and refuse requests over ``max_bytes``, every method's errors mapped to
-    statuses (errors.mapped). Returns its full name."""
+    statuses by ``mapped(name, method)`` (errors.mapped). Returns its full name."""
     handlers = {
         m.name: grpc.unary_unary_rpc_method_handler(
-            errors.mapped(m.name, getattr(servicer, m.name)),
+            mapped(m.name, getattr(servicer, m.name)),
             request_deserializer=errors.safe_deserializer(message_factory.GetMessageClass(m.input_type), max_bytes),
             response_serializer=message_factory.GetMessageClass(m.output_type).SerializeToString)
         for m in service.methods}
