@@ -206,7 +206,7 @@ def test_views_sharing_equals_converting_each_view():
                 if state.finished:
                     break
                 legal = game.legal_actions(state, state.to_act[0])
-                # LegalActions fills its entries in place from shared parts: the bytes of converting each
+                # LegalActions copies its entries from shared messages: the bytes of converting each plainly
                 token = servicer._seal(Table(state.step, game, state, table_id, CALLER_SEED))[0]
                 answer = servicer._legal_actions(pb_.LegalActionsRequest(state=token, seat=state.to_act[0]), None,
                                                  credential=owner)
