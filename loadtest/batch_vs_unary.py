@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--batch", type=int, default=200, help="tables per JudgeBatch call (2 items each)")
     p.add_argument("--clients", type=int, default=4, help="client threads of the unary windows")
     p.add_argument("--batch-clients", type=int, default=2, help="client threads of the batch windows")
-    p.add_argument("--threads", type=int, default=16, help="server handler threads")
+    p.add_argument("--threads", type=int, default=4, help="server handler threads")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
     rows = {"unary": [], "batch": []}

@@ -375,7 +375,7 @@ def parser(game_commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=50051)
     p.add_argument("--workers", type=int, default=1, help="processes sharing the port (SO_REUSEPORT)")
-    p.add_argument("--threads", type=int, default=16, help="handler threads per process")
+    p.add_argument("--threads", type=int, default=4, help="handler threads per process")
     p.add_argument("--state-cache", type=int, default=4096,
                    help="states of the tokens a process sealed lately, kept to skip opening them (0: off)")
     p.add_argument("--clock-tolerance-ms", type=int, default=500,
@@ -455,7 +455,7 @@ def parser(game_commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--max-p99-ms", type=float, default=0, help="exit 1 when the worst call's p99 is above (0: off)")
     p.add_argument("--out", help="report folder (default loadtest/out/PROFILE-wN-TIME)")
     p.add_argument("--rate", type=float, default=0, help="calls/s of all users together (0: unpaced)")
-    p.add_argument("--threads", type=int, default=16, help="server handler threads per process")
+    p.add_argument("--threads", type=int, default=4, help="server handler threads per process")
     p.add_argument("--client-processes", type=int, default=1, help="Locust processes (--processes)")
     p.add_argument("--tables", type=int, default=50, help="batch profile: tables per user")
     p.add_argument("--games", default="", help="comma-separated game ids to play (default: every registered game)")

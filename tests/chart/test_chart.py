@@ -318,7 +318,7 @@ def test_container_args_parse_as_referee_serve(rendered):
     name, values, docs = rendered
     container = _container(docs)
     args = cli.parser().parse_args(container["args"])
-    server = {"threads": 16, "stateCache": 4096, **values.get("server", {})}
+    server = {"threads": 4, "stateCache": 4096, **values.get("server", {})}
     assert (args.command, args.threads, args.state_cache) == ("serve", server["threads"], server["stateCache"]), name
     http = server.get("http", {})
     assert args.http_port == (http["port"] if http.get("enabled") else None)
