@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.core.errors import Reason
+from referee.core.errors import InvalidAction, Reason
 from referee.core.game import PASS, Action
 from referee.core.games.chuanpai import analysis as an
 from referee.core.games.chuanpai import game as g
@@ -46,6 +46,14 @@ def test_chuanpai_codec_declarations_bound_every_field():
     bad += [state._replace(guo=((), (g.GuoCard(-1, 1 << 8),), (), ())),
             state._replace(match=state.match._replace(carry=g.Carry(-1, True)))]
     assert all(G.codec.conforms(s) for s in bad)
+
+
+@pytest.mark.parametrize("text", ["[6:6]天牌高", "[6:6] 高", "天牌W1", "[1:6][1:6"])
+def test_chuanpai_rule_2_2_a_card_text_that_goes_on_past_its_cards_with_no_card_is_refused(text):
+    # a rank string is the kinds' pips or names run together: text left over names no card
+    with pytest.raises(InvalidAction) as refused:
+        NOTATION.parse_cards_or_ranks(text)
+    assert refused.value.reason == Reason.UNKNOWN_CARD
 
 
 # --- 4.4 lay-down: other copies name the same set -----------------------------------------------------
@@ -509,6 +517,16 @@ def test_chuanpai_rule_4_6_5_1_a_turned_cards_event_says_whether_it_is_an_extra_
     assert events[0].type == "TURN" and events[0].seat == seat
     assert events[0].values == {"extra": extra, "stock": g.stock_left(state)}
     assert types(events)[1:] == ([] if extra else ["OFFER"])
+
+
+def test_chuanpai_rule_6_2_a_hand_voided_by_an_empty_stock_has_no_card_on_offer():
+    state = table(FOUR)
+    state = state._replace(pos=len(state.deck))
+    dead = bytes(c for c in state.deck if not any(h >> c & 1 for h in state.hands))
+    state, events = discard(state._replace(dead=(dead,) + state.dead[1:]), 0, "[5:6]斧头")
+    assert types(events)[-2:] == ["DEAD", "VOID"] and state.finished and state.outcome == g.VOID
+    assert not G.codec.conforms(state) and state.card == -1  # the state packs as declared
+    assert all(view.table_cards == () and "offered" not in view.public_cards for view in G.views(state, (-1, 0, 1)))
 
 
 # --- settlement (6.3, 4.6, C-7) ----------------------------------------------------------------------
