@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.core.errors import Reason
+from referee.core.errors import InvalidAction, Reason
 from referee.core.game import PASS, Action
 from referee.core.games.chuanpai import analysis as an
 from referee.core.games.chuanpai import game as g
@@ -46,6 +46,14 @@ def test_chuanpai_codec_declarations_bound_every_field():
     bad += [state._replace(guo=((), (g.GuoCard(-1, 1 << 8),), (), ())),
             state._replace(match=state.match._replace(carry=g.Carry(-1, True)))]
     assert all(G.codec.conforms(s) for s in bad)
+
+
+@pytest.mark.parametrize("text", ["[6:6]天牌高", "[6:6] 高", "天牌W1", "[1:6][1:6"])
+def test_chuanpai_rule_2_2_a_card_text_that_goes_on_past_its_cards_with_no_card_is_refused(text):
+    # a rank string is the kinds' pips or names run together: text left over names no card
+    with pytest.raises(InvalidAction) as refused:
+        NOTATION.parse_cards_or_ranks(text)
+    assert refused.value.reason == Reason.UNKNOWN_CARD
 
 
 # --- 4.4 lay-down: other copies name the same set -----------------------------------------------------
@@ -511,6 +519,16 @@ def test_chuanpai_rule_4_6_5_1_a_turned_cards_event_says_whether_it_is_an_extra_
     assert types(events)[1:] == ([] if extra else ["OFFER"])
 
 
+def test_chuanpai_rule_6_2_a_hand_voided_by_an_empty_stock_has_no_card_on_offer():
+    state = table(FOUR)
+    state = state._replace(pos=len(state.deck))
+    dead = bytes(c for c in state.deck if not any(h >> c & 1 for h in state.hands))
+    state, events = discard(state._replace(dead=(dead,) + state.dead[1:]), 0, "[5:6]斧头")
+    assert types(events)[-2:] == ["DEAD", "VOID"] and state.finished and state.outcome == g.VOID
+    assert not G.codec.conforms(state) and state.card == -1  # the state packs as declared
+    assert all(view.table_cards == () and "offered" not in view.public_cards for view in G.views(state, (-1, 0, 1)))
+
+
 # --- settlement (6.3, 4.6, C-7) ----------------------------------------------------------------------
 
 def test_chuanpai_rule_6_3_the_settlement_names_the_winner_and_a_void_hand_none():
@@ -689,3 +707,22 @@ def test_chuanpai_rule_3_1_to_3_4_and_6_1_legal_takes_and_sets_describe_their_co
     assert _combos(onto, 1) == {g.PAIR: ("pair", 1, 2, (ten, TOKENS["[4:6]"])), g.GANG: ("gang", 1, 4, (ten,) * 4)}
     lay = laydown(table(["[5:6]斧头 [5:6]斧头 [5:6]斧头 [1:6]高高 [3:4]三四 [2:5]二五", "[4:6]四六", "[3:3]长三", "[1:5]猫猫"]))
     assert sorted((c.kind, c.chain, c.size, c.ranks) for a, c in G.legal_actions(lay, 0) if c) == [("an", 1, 3, (eleven,) * 3), ("yan", 1, 3, yan)]
+
+
+# --- 过牌 (5.6, P-6) ---------------------------------------------------------------------------------
+
+def test_chuanpai_rule_5_6_a_2_partners_an_8_a_held_2_stops_its_flag_and_a_drawn_2_answers_it():
+    # 3.1: 2 + 8 = 10. Seat 1 holds a 2 (paired with his 8, so the passing 8 is optional) and passes
+    # it: he is not flagged; seats 2 and 3 hold neither 2 nor 12: flagged (the discarder never)
+    state = table(["[4:4]人牌 [5:6]斧头", "[1:1]地牌 [4:4]人牌", "[3:3]长三 [2:2]长二", "[1:6]高高 [1:2]丁丁"])
+    state, _ = discard(state, 0, "[4:4]人牌")
+    assert state.to_act == (1,) and legal_kinds(state, 1)[0] == PASS
+    state, _ = act(state, 1, PASS)
+    assert [state.pending[s] >> 8 & 1 for s in range(4)] == [0, 0, 1, 1]
+    # a flagged 8 is answered by a drawn 2: it is laid as a 过 card
+    state = table(FOUR, "[1:1]地牌", pending=(0, 1 << 8, 0, 0))
+    t = g._Table(state)
+    events: list = []
+    g._draw(t, 1, events, check_win=True)
+    state = t.freeze()
+    assert types(events) == ["GUO"] and state.guo[1][0].values == 1 << 8 and state.pending[1] == 0
