@@ -889,3 +889,23 @@ def test_gouji_variant_g10_kelei_ends_the_siji_allowance_when_anyone_goes_out(ke
     s = g.new_state(masks(*SINGLES), 0, g.Options(kelei_burnable=kelei))
     s, events = answer(s._replace(revolution=1 << 1, rev=1, yaotou_left=3), 0, "PLAY", "5S")
     assert "OUT" in [e.type for e in events] and s.yaotou_left == left
+
+
+@pytest.mark.parametrize("callers", [(3,), (1, 4), (0, 2, 5)])
+def test_gouji_rule_8_1_no_seat_that_declared_yudian_is_asked_mingdian(callers):
+    s = G.deal(G.Options(), b"y" * 32)
+    for seat in range(6):
+        s, _ = answer(s, seat, "DECLARE" if seat in callers else "PASS")
+    assert G.phase_name(s) == "mingdian" and [s.calls[c] for c in callers] == [rules.YUDIAN] * len(callers)
+    # 8.2: the others, counter-clockwise from the first leader
+    assert [a.seat for a in s.asking] == [t for t in ((s.leader + k) % 6 for k in range(6)) if t not in callers]
+    assert s.to_act == (s.asking[0].seat,)
+
+
+def test_gouji_rule_9_5_kelei_burnable_a_siji_stays_on_top_and_the_state_in_its_codec():
+    # 1 is in 革命, his 对头 4 takes 要头 and leads three Qs, a 够死级 that his neighbours may answer
+    s, _ = answer(_revolted(1, g.Options(kelei_burnable=True)), 4, "YAOTOU")
+    s, events = answer(s, 4, "PLAY", "QS QH QD")
+    assert [e.type for e in events] == ["PLAY", "SIJI"] and s.trick.top and s.to_act == (5,)
+    assert s.siji == 1 and s.yaotou_left == 2 and G.codec.conforms(s) == []  # siji is 0 or 1
+    assert G.codec.unpack(G.pack(s), check=True) == s  # its token is one that decodes
