@@ -909,3 +909,11 @@ def test_gouji_rule_9_5_kelei_burnable_a_siji_stays_on_top_and_the_state_in_its_
     assert [e.type for e in events] == ["PLAY", "SIJI"] and s.trick.top and s.to_act == (5,)
     assert s.siji == 1 and s.yaotou_left == 2 and G.codec.conforms(s) == []  # siji is 0 or 1
     assert G.codec.unpack(G.pack(s), check=True) == s  # its token is one that decodes
+
+
+def test_gouji_codec_declarations_bound_the_places_carried_to_seats():
+    # 15.1, 12.7: the carry names the seat of each place, 头科 .. 大落: six seats, never none
+    s = g.new_state(masks(*SINGLES), 0, match=Match(1, (0,) * 6, carry(order=(5, 4, 3, 2, 1, 0))))
+    assert G.codec.conforms(s) == []
+    for order in ((-1, 1, 2, 3, 4, 5), (0, 1, 2, 3, 4, -1), (6, 1, 2, 3, 4, 5)):
+        assert G.codec.conforms(s._replace(match=Match(1, (0,) * 6, carry(order=order))))
