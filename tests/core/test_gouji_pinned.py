@@ -917,3 +917,19 @@ def test_gouji_codec_declarations_bound_the_places_carried_to_seats():
     assert G.codec.conforms(s) == []
     for order in ((-1, 1, 2, 3, 4, 5), (0, 1, 2, 3, 4, -1), (6, 1, 2, 3, 4, 5)):
         assert G.codec.conforms(s._replace(match=Match(1, (0,) * 6, carry(order=order))))
+
+
+def test_gouji_rule_12_2_payers_of_one_kind_pay_counter_clockwise_from_the_previous_toke():
+    # 头科 2, 二科 4 ... 二落 3, 大落 5; nobody opened: each 对头 gives the other one 点贡 (12.4)
+    s, _ = at_tribute(RICH, carry(order=(2, 4, 0, 1, 3, 5)))
+    owed = [(a.task, a.to) for a in g.payments(s)]
+    assert [payer for task, payer in owed if task == g.T_DIAN] == [2, 3, 4, 5, 0, 1]
+    assert [payer for task, payer in owed if task == g.T_LUO] == [3, 5]  # 二落, then 大落 (12.7)
+    assert s.asking[0] == g.Ask(5, g.T_DIAN, 2, 1) and s.to_act == (5,)  # 2 pays his 对头 first
+
+
+def test_gouji_codec_declarations_bound_the_first_leader_to_a_seat():
+    # 6.1: the 回合's first leader is always a seat, never none
+    s = g.new_state(masks(*SINGLES), 5)
+    assert G.codec.conforms(s) == [] and G.codec.conforms(s._replace(leader=0)) == []
+    assert G.codec.conforms(s._replace(leader=-1)) and G.codec.conforms(s._replace(leader=6))
