@@ -933,3 +933,14 @@ def test_gouji_codec_declarations_bound_the_first_leader_to_a_seat():
     s = g.new_state(masks(*SINGLES), 5)
     assert G.codec.conforms(s) == [] and G.codec.conforms(s._replace(leader=0)) == []
     assert G.codec.conforms(s._replace(leader=-1)) and G.codec.conforms(s._replace(leader=6))
+
+
+@pytest.mark.parametrize("x", range(6))
+def test_gouji_variant_g9_men_is_daluo_smothers_any_seat_at_once(x):
+    # 7.5 men_is_daluo: x's last play but his 3s is beaten by his 下家: 闷 at once, placed 大落 (15.5)
+    hands = ["5S 3S", "6S 9S", "4S", "4H", "4D", "4C"]  # of seats x .. x+5
+    s = g.new_state(masks(*(hands[(seat - x) % 6] for seat in range(6))), x, g.Options(biesan=True, men_is_daluo=True))
+    s, _ = answer(s, x, "PLAY", "5S")
+    s, events = answer(s, (x + 1) % 6, "PLAY", "6S")
+    assert [(e.seat, dict(e.values)) for e in events if e.type == "MEN"] == [(x, {"to": (x + 1) % 6})]
+    assert s.men[x] == (x + 1) % 6 and s.places[x] == 6 and s.failed == 1 << x
