@@ -944,3 +944,61 @@ def test_gouji_variant_g9_men_is_daluo_smothers_any_seat_at_once(x):
     s, events = answer(s, (x + 1) % 6, "PLAY", "6S")
     assert [(e.seat, dict(e.values)) for e in events if e.type == "MEN"] == [(x, {"to": (x + 1) % 6})]
     assert s.men[x] == (x + 1) % 6 and s.places[x] == 6 and s.failed == 1 << x
+
+
+@pytest.mark.parametrize("x", [0, 3])
+def test_gouji_rule_15_6_a_seat_that_left_is_not_smothered_by_a_beat_on_his_last_play(x):
+    # 7.5 men_is_daluo: x leads his 5, leaves with his 3 (15.6: 大落, his cards dead); his 下家 beats the 5
+    hands = ["5S 3S", "6S 9S", "4S", "4H", "4D", "4C"]  # of seats x .. x+5
+    s = g.new_state(masks(*(hands[(seat - x) % 6] for seat in range(6))), x, g.Options(biesan=True, men_is_daluo=True))
+    s, _ = answer(s, x, "PLAY", "5S")
+    s, _ = G.apply(s, Action(x, "ABANDON"))
+    assert s.places[x] == 6
+    s, events = answer(s, (x + 1) % 6, "PLAY", "6S")
+    assert "MEN" not in [e.type for e in events] and s.men == (-1,) * 6  # no 闷贡 owed (12.6)
+    assert s.places[x] == 6 and s.failed == 0
+
+
+def test_gouji_rule_12_8_free_choice_lists_each_distinct_return_once_jokers_included():
+    # 1 accepts 4's 小花 (落贡) and returns one card of his choice: 3, 4, 钱, 小花 or 大花, each once
+    s, _ = at_tribute(RICH, carry(opened=0b111111), return_cards="free_choice")
+    s, _ = answer(s, 1, "ACCEPT")
+    s, _ = answer(s, 0, "ACCEPT")
+    assert s.asking[0] == g.Ask(1, g.T_RETURN, 4, 1)
+    choices = [cardlib.format_cards(a.cards) for a, _ in G.legal_actions(s, 1)]
+    assert sorted(choices) == ["2D", "3H", "4H", "BJ", "RJ"]
+
+
+@pytest.mark.parametrize("play, top, downgraded", [("RJ RJ BJ", "RJ", True), ("BJ BJ BJ", "RJ BJ", False)])
+def test_gouji_variant_g3_option1_changes_no_count_when_either_play_is_left_mixed(play, top, downgraded):
+    # 3.5 after 2.5: RJ RJ BJ is three 小花, which beat one 大花; RJ BJ two 小花, which three do not.
+    # Without 2.5 (G-3) a play holding both jokers is neither 大花 nor 小花 only: no count changes
+    assert G.compare(play, top, G.Options(option1_joker_counts=True))[0] == downgraded
+    assert not G.compare(play, top, G.Options(option1_joker_counts=True, mixed_jokers_downgrade=False))[0]
+
+
+def test_gouji_rule_3_2_2_5_a_top_holding_both_jokers_counts_them_all_as_small_jokers():
+    # BJ RJ 5 5 is two 小花 carrying two 5s (2.5): its vector 小 小 5 5. A 大花 with three 6s (大 6 6 6)
+    # is not higher at its second entry; a 大花 and a 小花 with two 6s (小 小 6 6 after 2.5) neither
+    o = G.Options()
+    for play in ("RJ 6S 6H 6D", "RJ BJ 6S 6H", "BJ 6S 6H 6D"):
+        assert not G.compare(play, "BJ RJ 5S 5H", o)[0]
+    assert G.compare("RJ RJ 6S 6H", "BJ RJ 5S 5H", o)[0]  # 大 大 6 6: higher everywhere
+
+
+def _most_of_one_card(hand, rank):
+    """6.1: the largest number of copies of one card (one suit) of ``rank`` ("3", "4") in the hand."""
+    return max((hand & cardlib.to_mask(cardlib.parse_cards(" ".join([rank + suit] * 4), rules.DECKS))).bit_count()
+               for suit in "SHDC")
+
+
+@pytest.mark.parametrize("biesan, rank", [(False, "3"), (True, "4")])
+def test_gouji_rule_6_1_shangban_counts_3s_of_one_suit_or_4s_in_biesan(biesan, rank):
+    told = 0
+    for k in range(24):
+        hands, leader = rules.deal(bytes([k]) * 32, b"", rules.Options(biesan=biesan))
+        counts = [_most_of_one_card(h, rank) for h in hands]
+        if max(counts) >= 2:  # 6.2: ties from seat 0, the first 回合's starting seat
+            told += 1
+            assert leader == counts.index(max(counts)), k
+    assert told >= 10
