@@ -1002,3 +1002,25 @@ def test_gouji_rule_6_1_shangban_counts_3s_of_one_suit_or_4s_in_biesan(biesan, r
             told += 1
             assert leader == counts.index(max(counts)), k
     assert told >= 10
+
+
+@pytest.mark.parametrize("rev", range(6))
+def test_gouji_rule_9_5_the_duitou_s_first_gouji_is_a_siji_whoever_revolted(rev):
+    # 9.5: rev's 对头 D took 要头; his three Qs (a 够级牌, 4.1) are 够死级: the trick ends at once, D leads
+    duitou = rules.opposite(rev)
+    s, _ = answer(_revolted(rev), duitou, "YAOTOU")
+    s, events = answer(s, duitou, "PLAY", "QS QH QD")
+    assert [e.type for e in events] == ["PLAY", "SIJI", "TRICK_WON"]
+    assert s.yaotou_left == 2 and s.to_act == (duitou,) and not s.trick.top
+
+
+def test_gouji_rule_16_3_new_state_deals_a_ju_s_first_round_whose_points_are_the_totals():
+    # new_state without a match: a 局's first 回合, no points yet (16.3: the 局 score sums the 回合 scores)
+    s = g.new_state(masks("5S", "6S 6H", "7S 7H", "8S 8H", "9S 9H", "TS TH"), 0)
+    assert s.match == Match(0, (0,) * 6)
+    s, _ = answer(s, 0, "PLAY", "5S")  # 头科
+    for seat in (2, 4):  # 0's team-mates leave: 大落, 二落 (15.6); 1, 3, 5 are left, of one team (15.3)
+        s, _ = G.apply(s, Action(seat, "ABANDON"))
+    assert s.finished and G.settle(s).points == (-2, 2) * 3  # 4 - 4 - 2 against 2 + 0 + 0 (16.1)
+    nxt = G.next_round(s)
+    assert nxt.round == 1 and nxt.totals == (-2, 2) * 3
