@@ -1024,3 +1024,15 @@ def test_gouji_rule_16_3_new_state_deals_a_ju_s_first_round_whose_points_are_the
     assert s.finished and G.settle(s).points == (-2, 2) * 3  # 4 - 4 - 2 against 2 + 0 + 0 (16.1)
     nxt = G.next_round(s)
     assert nxt.round == 1 and nxt.totals == (-2, 2) * 3
+
+
+@pytest.mark.parametrize("rev", range(6))
+def test_gouji_rule_9_3_sike_is_skipped_while_reserved_whatever_the_revolutionary_s_seat(rev):
+    hands = {2: "RJ", 3: "RJ", 4: "5S 5H", 5: "RJ 5D", 0: "6S 6H 7S", 1: "6D"}  # relative to rev
+    s = g.new_state(masks(*(hands[(seat - rev) % 6] for seat in range(6))), (rev + 2) % 6)
+    s = s._replace(revolution=1 << rev, rev=rev)
+    for d, cards in ((2, "RJ"), (3, "RJ"), (4, "5S"), (5, "RJ"), (5, "5D")):  # 头科, 二科, then 三科
+        s, _ = answer(s, (rev + d) % 6, "PLAY", cards)
+    s, _ = answer(s, (rev + 1) % 6, "PLAY", "6D")
+    assert s.places[(rev + 1) % 6] == 5  # 四科 skipped: 二落
+    assert s.finished and s.places[rev] == 4 and s.places[(rev + 4) % 6] == 6
