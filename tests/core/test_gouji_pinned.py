@@ -1036,3 +1036,15 @@ def test_gouji_rule_9_3_sike_is_skipped_while_reserved_whatever_the_revolutionar
     s, _ = answer(s, (rev + 1) % 6, "PLAY", "6D")
     assert s.places[(rev + 1) % 6] == 5  # 四科 skipped: 二落
     assert s.finished and s.places[rev] == 4 and s.places[(rev + 4) % 6] == 6
+
+
+def test_gouji_rule_13_4_a_neighbour_of_the_burner_with_a_head_burns_him_and_cancels_nothing():
+    # 1 burns 0's five 10s (13.1); 2, the burner's 下家 with a head (his 对头 5 is in), beats the five Js:
+    # he burns 1 in turn, and 1's burn goes on (13.4: only 1's 对头 or a headless seat cancels it)
+    s = g.new_state(masks("TS TH TD TC TS 5S", "JS JH JD JC JS 4S", "QS QH QD QC QS 6S", "7S 7H", "8S 8H", "9S 9H"), 0)
+    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
+    s, _ = answer(s, 1, "PLAY", "JS JH JD JC JS")
+    s, events = answer(s, 2, "PLAY", "QS QH QD QC QS")
+    assert [(e.type, e.seat, dict(e.values)) for e in events if e.type.startswith("BURN")] == [
+        ("BURN", 2, {"burned": 1})]
+    assert s.burns[1] == 0 and s.burns[2] == 1
