@@ -1048,3 +1048,17 @@ def test_gouji_rule_13_4_a_neighbour_of_the_burner_with_a_head_burns_him_and_can
     assert [(e.type, e.seat, dict(e.values)) for e in events if e.type.startswith("BURN")] == [
         ("BURN", 2, {"burned": 1})]
     assert s.burns[1] == 0 and s.burns[2] == 1
+
+
+def test_gouji_variant_g5_daluo_leads_without_a_previous_daluo_is_shangban():
+    # 6.4 daluo_leads: a 局's first 回合 has no previous 大落 (deal's default), so 上班 (6.1) picks the leader
+    o = rules.Options(first_leader="daluo_leads")
+    told = 0
+    for k in range(12):
+        hands, leader = rules.deal(bytes([k]) * 32, b"", o)
+        counts = [_most_of_one_card(h, "3") for h in hands]
+        if max(counts) >= 2 and counts.index(max(counts)) != 1:
+            told += 1
+            assert leader == counts.index(max(counts)), k
+    assert told >= 3
+    assert rules.deal(bytes(32), b"", o, daluo=4)[1] == 4  # a previous 大落 leads
