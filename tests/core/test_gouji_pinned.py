@@ -1062,3 +1062,16 @@ def test_gouji_variant_g5_daluo_leads_without_a_previous_daluo_is_shangban():
             assert leader == counts.index(max(counts)), k
     assert told >= 3
     assert rules.deal(bytes(32), b"", o, daluo=4)[1] == 4  # a previous 大落 leads
+
+
+@pytest.mark.parametrize("k", range(4))
+def test_gouji_rule_18_1_in_mingdian_no_tribute_is_offered_and_hands_stay_private(k):
+    s = G.deal(G.Options(), bytes([k]) * 32)
+    for seat in range(6):
+        s, _ = answer(s, seat, "PASS")
+    assert G.phase_name(s) == "mingdian"  # 8.2 comes after the tribute (12.3): none is offered now
+    known = G.knowledge(s)
+    for seat in range(6):  # each seat knows his own hand only
+        assert known.allowed(seat) == s.hands[seat]
+        assert all("offered" not in sv.cards for sv in G.view(s, seat).seats)
+    assert s.offer == 0
