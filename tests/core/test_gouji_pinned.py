@@ -1075,3 +1075,11 @@ def test_gouji_rule_18_1_in_mingdian_no_tribute_is_offered_and_hands_stay_privat
         assert known.allowed(seat) == s.hands[seat]
         assert all("offered" not in sv.cards for sv in G.view(s, seat).seats)
     assert s.offer == 0
+
+
+def test_gouji_codec_declarations_bound_the_places_to_none_and_the_six():
+    # 15.1: a seat's place is 0 (none yet) or 1..6, 头科 .. 大落
+    s = g.new_state(masks(*SINGLES), 0)
+    assert G.codec.conforms(s._replace(places=(0, 1, 2, 3, 4, 6))) == []
+    for places in ((7, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, -1)):
+        assert G.codec.conforms(s._replace(places=places))
