@@ -1083,3 +1083,10 @@ def test_gouji_codec_declarations_bound_the_places_to_none_and_the_six():
     assert G.codec.conforms(s._replace(places=(0, 1, 2, 3, 4, 6))) == []
     for places in ((7, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, -1)):
         assert G.codec.conforms(s._replace(places=places))
+
+
+def test_gouji_codec_declarations_bound_the_siji_flag_to_0_and_1():
+    # 9.5: the top play is a 够死级 or it is not
+    s = g.new_state(masks(*SINGLES), 0)
+    assert G.codec.conforms(s._replace(siji=1)) == [] and G.codec.conforms(s._replace(siji=0)) == []
+    assert G.codec.conforms(s._replace(siji=-1)) and G.codec.conforms(s._replace(siji=2))
