@@ -1090,3 +1090,13 @@ def test_gouji_codec_declarations_bound_the_siji_flag_to_0_and_1():
     s = g.new_state(masks(*SINGLES), 0)
     assert G.codec.conforms(s._replace(siji=1)) == [] and G.codec.conforms(s._replace(siji=0)) == []
     assert G.codec.conforms(s._replace(siji=-1)) and G.codec.conforms(s._replace(siji=2))
+
+
+@pytest.mark.parametrize("hand, paid", [("RJ 5S", "RJ"), ("RJ BJ 5S", "BJ"), ("RJ BJ 2H 5S", "2H")])
+def test_gouji_rule_7_2_7_3_a_buyer_holding_a_joker_pays_his_lowest_money_and_is_no_revolutionary(hand, paid):
+    # 0 holds no 3: he buys one from his 对头 3, paying his lowest 钱, else his lowest joker (a 大花 too)
+    s = g.new_state(masks(hand, "3S", "3H", "3D 3C", "3S 3H", "3D"), 0, g.Options(biesan=True))
+    events = []
+    s = g._maisan(s, events)
+    assert [(e.type, e.seat, e.values["seller"]) for e in events] == [("MAISAN", 0, 3)]
+    assert s.revolution == 0 and s.hands[3] & masks(paid)[0] and not s.hands[0] & masks(paid)[0]
