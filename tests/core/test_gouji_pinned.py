@@ -1100,3 +1100,20 @@ def test_gouji_rule_7_2_7_3_a_buyer_holding_a_joker_pays_his_lowest_money_and_is
     s = g._maisan(s, events)
     assert [(e.type, e.seat, e.values["seller"]) for e in events] == [("MAISAN", 0, 3)]
     assert s.revolution == 0 and s.hands[3] & masks(paid)[0] and not s.hands[0] & masks(paid)[0]
+
+
+def test_gouji_rule_18_1_after_the_last_tribute_no_offer_is_left_for_the_geming_question():
+    # every seat called 预点 (8.1: no 明点 to ask); after the 落贡 and their returns 3, holding no joker
+    # and no 钱, is asked 革命 (9.1): he knows his own hand only, and nobody sees an offer
+    hands = list(RICH)
+    hands[3] = "3C 4C 5C"
+    s, _ = at_tribute(hands, carry(opened=0b111111))
+    s = s._replace(calls=(rules.YUDIAN,) * 6)
+    s, _ = answer(s, 1, "ACCEPT")
+    s, _ = answer(s, 0, "ACCEPT")
+    while s.asking and s.asking[0].task == g.T_RETURN:
+        s, _ = answer(s, s.asking[0].seat, "RETURN", cardlib.format_cards(g.return_choices(s, s.asking[0])[0]))
+    assert G.phase_name(s) == "geming" and s.to_act == (3,)
+    assert G.knowledge(s).allowed(3) == s.hands[3]
+    assert all("offered" not in sv.cards for viewer in range(6) for sv in G.view(s, viewer).seats)
+    assert s.offer == 0
