@@ -1117,3 +1117,15 @@ def test_gouji_rule_18_1_after_the_last_tribute_no_offer_is_left_for_the_geming_
     assert G.knowledge(s).allowed(3) == s.hands[3]
     assert all("offered" not in sv.cards for viewer in range(6) for sv in G.view(s, viewer).seats)
     assert s.offer == 0
+
+
+
+SIXTEEN_2S = " ".join(["2S", "2H", "2D", "2C"] * 4)  # every 2 of the four packs
+
+
+@pytest.mark.parametrize("natural, gouji", [("5S", False), ("9S", False), ("TS", True)])
+def test_gouji_rule_4_1_sixteen_attached_2s_make_no_gouji_of_rank_3_to_9(natural, gouji):
+    # 2.2: the 2s count as naturals (seventeen 5s); 4.1: rank 3-9 without jokers is never a 够级牌
+    text = f"{natural} {SIXTEEN_2S}"
+    assert rules.check_answer({"play": text})["gouji"] is gouji
+    assert [c.kind for c in G.classify(text, G.Options())] == ["gouji" if gouji else "play"]
