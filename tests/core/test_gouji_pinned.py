@@ -1129,3 +1129,17 @@ def test_gouji_rule_4_1_sixteen_attached_2s_make_no_gouji_of_rank_3_to_9(natural
     text = f"{natural} {SIXTEEN_2S}"
     assert rules.check_answer({"play": text})["gouji"] is gouji
     assert [c.kind for c in G.classify(text, G.Options())] == ["gouji" if gouji else "play"]
+
+
+@pytest.mark.parametrize("free, duitou, seller, cards", [
+    (False, "4D", 2, 2),  # only the team-mate 2 holds two 3s: without teammate_free he is paid
+    (True, "3D 3C", 3, 2),  # the 对头 sells: teammate_free frees team-mates only
+    (True, "4D", 2, 1),  # the team-mate sells under teammate_free: the 3 only
+])
+def test_gouji_rule_7_2_variant_teammate_free_frees_only_a_team_mate_seller(free, duitou, seller, cards):
+    s = g.new_state(masks("2S 5S", "3S", "3H 3S", duitou, "3H", "3D"), 0, g.Options(biesan=True, teammate_free=free))
+    events = []
+    s = g._maisan(s, events)
+    sold = {e.seat: (e.values["seller"], len(e.cards)) for e in events if e.type == "MAISAN"}
+    assert sold[0] == (seller, cards)
+    assert bool(s.hands[seller] & masks("2S")[0]) == (cards == 2)  # the 钱 paid, or kept
