@@ -1143,3 +1143,29 @@ def test_gouji_rule_7_2_variant_teammate_free_frees_only_a_team_mate_seller(free
     sold = {e.seat: (e.values["seller"], len(e.cards)) for e in events if e.type == "MAISAN"}
     assert sold[0] == (seller, cards)
     assert bool(s.hands[seller] & masks("2S")[0]) == (cards == 2)  # the 钱 paid, or kept
+
+
+def test_gouji_rule_11_5_answer_right_gives_the_revolutionary_s_duitou_no_siji_unless_told():
+    # 1 is in 革命 (out of play); his 对头 4 leads a 够级牌 and 5, 4's neighbour with a head, is asked
+    o, active = rules.Options(), 0b111101
+    assert rules.answer_right(o, 5, 4, True, active, 0, revolutionary=1) == rules.BEAT  # 无头: an ordinary play
+    assert rules.answer_right(o, 5, 4, True, active, 0, revolutionary=1, yaotou_left=(0, 0, 0, 0, 2, 0)) == rules.BURN
+
+
+def test_gouji_rule_13_8_a_failed_burn_that_leaves_no_seat_active_finishes_the_round_in_its_codec():
+    # 憋三 with men_is_daluo: 1 burns 0's five 10s, the other four leave (四人乱缠, 14.1: the burn goes
+    # on); 0 leads his 5 (a 3 left), 1 beats it with a 小花 and keeps 7 and 8 without a joker: 0 is 闷
+    # (7.5) and 1's burn fails (13.3 d, 13.8): nobody is active, the 回合 is over (15.3)
+    o = g.Options(biesan=True, men_is_daluo=True)
+    s = g.new_state(masks("TS TH TD TC TS RJ 9S 5S 3S", "JS JH JD JC JS BJ BJ 6S 7S 8S", "9H 9D", "4S 4H", "4D 4C",
+                          "6H 6D"), 0, o)
+    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
+    s, _ = answer(s, 1, "PLAY", "JS JH JD JC JS")
+    for seat in (2, 3, 4, 5):
+        s, _ = G.apply(s, Action(seat, "ABANDON"))
+    for seat, kind, cards in ((0, "PASS", ""), (1, "PLAY", "BJ 6S"), (0, "PLAY", "RJ 9S"), (0, "PLAY", "5S")):
+        s, _ = answer(s, seat, kind, cards)
+    s, events = answer(s, 1, "PLAY", "BJ")
+    assert [e.type for e in events] == ["PLAY", "MEN", "BURN_FAILED", "TRICK_WON", "FINISH"]
+    assert s.finished and g.active(s) == 0 and G.codec.conforms(s) == []
+    assert G.codec.unpack(G.pack(s), check=True) == s
