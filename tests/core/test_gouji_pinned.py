@@ -1169,3 +1169,13 @@ def test_gouji_rule_13_8_a_failed_burn_that_leaves_no_seat_active_finishes_the_r
     assert [e.type for e in events] == ["PLAY", "MEN", "BURN_FAILED", "TRICK_WON", "FINISH"]
     assert s.finished and g.active(s) == 0 and G.codec.conforms(s) == []
     assert G.codec.unpack(G.pack(s), check=True) == s
+
+
+def test_gouji_rule_12_8_a_return_of_two_may_take_two_neighbouring_ranks():
+    # 0 accepts 5's two 大花 (落贡, 12.7) and returns two small cards: his 3 and his 4, the only ones
+    s, _ = at_tribute(RICH, carry(opened=0b111111))
+    s, _ = answer(s, 1, "ACCEPT")
+    s, _ = answer(s, 0, "ACCEPT")
+    s, _ = answer(s, 1, "RETURN", "4H")
+    assert s.asking[0] == g.Ask(0, g.T_RETURN, 5, 2)
+    assert [cardlib.format_cards(a.cards) for a, _ in G.legal_actions(s, 0)] == ["3S 4S"]
