@@ -1179,3 +1179,14 @@ def test_gouji_rule_12_8_a_return_of_two_may_take_two_neighbouring_ranks():
     s, _ = answer(s, 1, "RETURN", "4H")
     assert s.asking[0] == g.Ask(0, g.T_RETURN, 5, 2)
     assert [cardlib.format_cards(a.cards) for a, _ in G.legal_actions(s, 0)] == ["3S 4S"]
+
+
+@pytest.mark.parametrize("burn", ["QS QH QD QC QS", "KS KH KD KC KS", "AS AH AD AC AS"])
+def test_gouji_rule_13_3_d_a_burn_of_high_naturals_leaves_them_out_of_the_hand_counted(burn):
+    # 1 may burn 0's five Js with five Qs (Ks, As): the 4 left is one set, no joker needed (13.3 d)
+    s = g.new_state(masks("JS JH JD JC JS 5S", burn + " 4S", "6S 6H", "7S 7H", "8S 8H", "9S 9H"), 0)
+    s, _ = answer(s, 0, "PLAY", "JS JH JD JC JS")
+    assert g.right_of(s, 1) == rules.BURN
+    plays = [cardlib.format_cards(a.cards) for a, _ in G.legal_actions(s, 1) if a.kind == "PLAY"]
+    assert plays == [cardlib.format_cards(pick(s, 1, burn))]
+    assert G.hint_strings(burn + " 4S", "JS JH JD JC JS", G.Options()) == [burn[0] * 5]
