@@ -889,3 +889,304 @@ def test_gouji_variant_g10_kelei_ends_the_siji_allowance_when_anyone_goes_out(ke
     s = g.new_state(masks(*SINGLES), 0, g.Options(kelei_burnable=kelei))
     s, events = answer(s._replace(revolution=1 << 1, rev=1, yaotou_left=3), 0, "PLAY", "5S")
     assert "OUT" in [e.type for e in events] and s.yaotou_left == left
+
+
+@pytest.mark.parametrize("callers", [(3,), (1, 4), (0, 2, 5)])
+def test_gouji_rule_8_1_no_seat_that_declared_yudian_is_asked_mingdian(callers):
+    s = G.deal(G.Options(), b"y" * 32)
+    for seat in range(6):
+        s, _ = answer(s, seat, "DECLARE" if seat in callers else "PASS")
+    assert G.phase_name(s) == "mingdian" and [s.calls[c] for c in callers] == [rules.YUDIAN] * len(callers)
+    # 8.2: the others, counter-clockwise from the first leader
+    assert [a.seat for a in s.asking] == [t for t in ((s.leader + k) % 6 for k in range(6)) if t not in callers]
+    assert s.to_act == (s.asking[0].seat,)
+
+
+def test_gouji_rule_9_5_kelei_burnable_a_siji_stays_on_top_and_the_state_in_its_codec():
+    # 1 is in 革命, his 对头 4 takes 要头 and leads three Qs, a 够死级 that his neighbours may answer
+    s, _ = answer(_revolted(1, g.Options(kelei_burnable=True)), 4, "YAOTOU")
+    s, events = answer(s, 4, "PLAY", "QS QH QD")
+    assert [e.type for e in events] == ["PLAY", "SIJI"] and s.trick.top and s.to_act == (5,)
+    assert s.siji == 1 and s.yaotou_left == 2 and G.codec.conforms(s) == []  # siji is 0 or 1
+    assert G.codec.unpack(G.pack(s), check=True) == s  # its token is one that decodes
+
+
+def test_gouji_codec_declarations_bound_the_places_carried_to_seats():
+    # 15.1, 12.7: the carry names the seat of each place, 头科 .. 大落: six seats, never none
+    s = g.new_state(masks(*SINGLES), 0, match=Match(1, (0,) * 6, carry(order=(5, 4, 3, 2, 1, 0))))
+    assert G.codec.conforms(s) == []
+    for order in ((-1, 1, 2, 3, 4, 5), (0, 1, 2, 3, 4, -1), (6, 1, 2, 3, 4, 5)):
+        assert G.codec.conforms(s._replace(match=Match(1, (0,) * 6, carry(order=order))))
+
+
+def test_gouji_rule_12_2_payers_of_one_kind_pay_counter_clockwise_from_the_previous_toke():
+    # 头科 2, 二科 4 ... 二落 3, 大落 5; nobody opened: each 对头 gives the other one 点贡 (12.4)
+    s, _ = at_tribute(RICH, carry(order=(2, 4, 0, 1, 3, 5)))
+    owed = [(a.task, a.to) for a in g.payments(s)]
+    assert [payer for task, payer in owed if task == g.T_DIAN] == [2, 3, 4, 5, 0, 1]
+    assert [payer for task, payer in owed if task == g.T_LUO] == [3, 5]  # 二落, then 大落 (12.7)
+    assert s.asking[0] == g.Ask(5, g.T_DIAN, 2, 1) and s.to_act == (5,)  # 2 pays his 对头 first
+
+
+def test_gouji_codec_declarations_bound_the_first_leader_to_a_seat():
+    # 6.1: the 回合's first leader is always a seat, never none
+    s = g.new_state(masks(*SINGLES), 5)
+    assert G.codec.conforms(s) == [] and G.codec.conforms(s._replace(leader=0)) == []
+    assert G.codec.conforms(s._replace(leader=-1)) and G.codec.conforms(s._replace(leader=6))
+
+
+@pytest.mark.parametrize("x", range(6))
+def test_gouji_variant_g9_men_is_daluo_smothers_any_seat_at_once(x):
+    # 7.5 men_is_daluo: x's last play but his 3s is beaten by his 下家: 闷 at once, placed 大落 (15.5)
+    hands = ["5S 3S", "6S 9S", "4S", "4H", "4D", "4C"]  # of seats x .. x+5
+    s = g.new_state(masks(*(hands[(seat - x) % 6] for seat in range(6))), x, g.Options(biesan=True, men_is_daluo=True))
+    s, _ = answer(s, x, "PLAY", "5S")
+    s, events = answer(s, (x + 1) % 6, "PLAY", "6S")
+    assert [(e.seat, dict(e.values)) for e in events if e.type == "MEN"] == [(x, {"to": (x + 1) % 6})]
+    assert s.men[x] == (x + 1) % 6 and s.places[x] == 6 and s.failed == 1 << x
+
+
+@pytest.mark.parametrize("x", [0, 3])
+def test_gouji_rule_15_6_a_seat_that_left_is_not_smothered_by_a_beat_on_his_last_play(x):
+    # 7.5 men_is_daluo: x leads his 5, leaves with his 3 (15.6: 大落, his cards dead); his 下家 beats the 5
+    hands = ["5S 3S", "6S 9S", "4S", "4H", "4D", "4C"]  # of seats x .. x+5
+    s = g.new_state(masks(*(hands[(seat - x) % 6] for seat in range(6))), x, g.Options(biesan=True, men_is_daluo=True))
+    s, _ = answer(s, x, "PLAY", "5S")
+    s, _ = G.apply(s, Action(x, "ABANDON"))
+    assert s.places[x] == 6
+    s, events = answer(s, (x + 1) % 6, "PLAY", "6S")
+    assert "MEN" not in [e.type for e in events] and s.men == (-1,) * 6  # no 闷贡 owed (12.6)
+    assert s.places[x] == 6 and s.failed == 0
+
+
+def test_gouji_rule_12_8_free_choice_lists_each_distinct_return_once_jokers_included():
+    # 1 accepts 4's 小花 (落贡) and returns one card of his choice: 3, 4, 钱, 小花 or 大花, each once
+    s, _ = at_tribute(RICH, carry(opened=0b111111), return_cards="free_choice")
+    s, _ = answer(s, 1, "ACCEPT")
+    s, _ = answer(s, 0, "ACCEPT")
+    assert s.asking[0] == g.Ask(1, g.T_RETURN, 4, 1)
+    choices = [cardlib.format_cards(a.cards) for a, _ in G.legal_actions(s, 1)]
+    assert sorted(choices) == ["2D", "3H", "4H", "BJ", "RJ"]
+
+
+@pytest.mark.parametrize("play, top, downgraded", [("RJ RJ BJ", "RJ", True), ("BJ BJ BJ", "RJ BJ", False)])
+def test_gouji_variant_g3_option1_changes_no_count_when_either_play_is_left_mixed(play, top, downgraded):
+    # 3.5 after 2.5: RJ RJ BJ is three 小花, which beat one 大花; RJ BJ two 小花, which three do not.
+    # Without 2.5 (G-3) a play holding both jokers is neither 大花 nor 小花 only: no count changes
+    assert G.compare(play, top, G.Options(option1_joker_counts=True))[0] == downgraded
+    assert not G.compare(play, top, G.Options(option1_joker_counts=True, mixed_jokers_downgrade=False))[0]
+
+
+def test_gouji_rule_3_2_2_5_a_top_holding_both_jokers_counts_them_all_as_small_jokers():
+    # BJ RJ 5 5 is two 小花 carrying two 5s (2.5): its vector 小 小 5 5. A 大花 with three 6s (大 6 6 6)
+    # is not higher at its second entry; a 大花 and a 小花 with two 6s (小 小 6 6 after 2.5) neither
+    o = G.Options()
+    for play in ("RJ 6S 6H 6D", "RJ BJ 6S 6H", "BJ 6S 6H 6D"):
+        assert not G.compare(play, "BJ RJ 5S 5H", o)[0]
+    assert G.compare("RJ RJ 6S 6H", "BJ RJ 5S 5H", o)[0]  # 大 大 6 6: higher everywhere
+
+
+def _most_of_one_card(hand, rank):
+    """6.1: the largest number of copies of one card (one suit) of ``rank`` ("3", "4") in the hand."""
+    return max((hand & cardlib.to_mask(cardlib.parse_cards(" ".join([rank + suit] * 4), rules.DECKS))).bit_count()
+               for suit in "SHDC")
+
+
+@pytest.mark.parametrize("biesan, rank", [(False, "3"), (True, "4")])
+def test_gouji_rule_6_1_shangban_counts_3s_of_one_suit_or_4s_in_biesan(biesan, rank):
+    told = 0
+    for k in range(24):
+        hands, leader = rules.deal(bytes([k]) * 32, b"", rules.Options(biesan=biesan))
+        counts = [_most_of_one_card(h, rank) for h in hands]
+        if max(counts) >= 2:  # 6.2: ties from seat 0, the first 回合's starting seat
+            told += 1
+            assert leader == counts.index(max(counts)), k
+    assert told >= 10
+
+
+@pytest.mark.parametrize("rev", range(6))
+def test_gouji_rule_9_5_the_duitou_s_first_gouji_is_a_siji_whoever_revolted(rev):
+    # 9.5: rev's 对头 D took 要头; his three Qs (a 够级牌, 4.1) are 够死级: the trick ends at once, D leads
+    duitou = rules.opposite(rev)
+    s, _ = answer(_revolted(rev), duitou, "YAOTOU")
+    s, events = answer(s, duitou, "PLAY", "QS QH QD")
+    assert [e.type for e in events] == ["PLAY", "SIJI", "TRICK_WON"]
+    assert s.yaotou_left == 2 and s.to_act == (duitou,) and not s.trick.top
+
+
+def test_gouji_rule_16_3_new_state_deals_a_ju_s_first_round_whose_points_are_the_totals():
+    # new_state without a match: a 局's first 回合, no points yet (16.3: the 局 score sums the 回合 scores)
+    s = g.new_state(masks("5S", "6S 6H", "7S 7H", "8S 8H", "9S 9H", "TS TH"), 0)
+    assert s.match == Match(0, (0,) * 6)
+    s, _ = answer(s, 0, "PLAY", "5S")  # 头科
+    for seat in (2, 4):  # 0's team-mates leave: 大落, 二落 (15.6); 1, 3, 5 are left, of one team (15.3)
+        s, _ = G.apply(s, Action(seat, "ABANDON"))
+    assert s.finished and G.settle(s).points == (-2, 2) * 3  # 4 - 4 - 2 against 2 + 0 + 0 (16.1)
+    nxt = G.next_round(s)
+    assert nxt.round == 1 and nxt.totals == (-2, 2) * 3
+
+
+@pytest.mark.parametrize("rev", range(6))
+def test_gouji_rule_9_3_sike_is_skipped_while_reserved_whatever_the_revolutionary_s_seat(rev):
+    hands = {2: "RJ", 3: "RJ", 4: "5S 5H", 5: "RJ 5D", 0: "6S 6H 7S", 1: "6D"}  # relative to rev
+    s = g.new_state(masks(*(hands[(seat - rev) % 6] for seat in range(6))), (rev + 2) % 6)
+    s = s._replace(revolution=1 << rev, rev=rev)
+    for d, cards in ((2, "RJ"), (3, "RJ"), (4, "5S"), (5, "RJ"), (5, "5D")):  # 头科, 二科, then 三科
+        s, _ = answer(s, (rev + d) % 6, "PLAY", cards)
+    s, _ = answer(s, (rev + 1) % 6, "PLAY", "6D")
+    assert s.places[(rev + 1) % 6] == 5  # 四科 skipped: 二落
+    assert s.finished and s.places[rev] == 4 and s.places[(rev + 4) % 6] == 6
+
+
+def test_gouji_rule_13_4_a_neighbour_of_the_burner_with_a_head_burns_him_and_cancels_nothing():
+    # 1 burns 0's five 10s (13.1); 2, the burner's 下家 with a head (his 对头 5 is in), beats the five Js:
+    # he burns 1 in turn, and 1's burn goes on (13.4: only 1's 对头 or a headless seat cancels it)
+    s = g.new_state(masks("TS TH TD TC TS 5S", "JS JH JD JC JS 4S", "QS QH QD QC QS 6S", "7S 7H", "8S 8H", "9S 9H"), 0)
+    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
+    s, _ = answer(s, 1, "PLAY", "JS JH JD JC JS")
+    s, events = answer(s, 2, "PLAY", "QS QH QD QC QS")
+    assert [(e.type, e.seat, dict(e.values)) for e in events if e.type.startswith("BURN")] == [
+        ("BURN", 2, {"burned": 1})]
+    assert s.burns[1] == 0 and s.burns[2] == 1
+
+
+def test_gouji_variant_g5_daluo_leads_without_a_previous_daluo_is_shangban():
+    # 6.4 daluo_leads: a 局's first 回合 has no previous 大落 (deal's default), so 上班 (6.1) picks the leader
+    o = rules.Options(first_leader="daluo_leads")
+    told = 0
+    for k in range(12):
+        hands, leader = rules.deal(bytes([k]) * 32, b"", o)
+        counts = [_most_of_one_card(h, "3") for h in hands]
+        if max(counts) >= 2 and counts.index(max(counts)) != 1:
+            told += 1
+            assert leader == counts.index(max(counts)), k
+    assert told >= 3
+    assert rules.deal(bytes(32), b"", o, daluo=4)[1] == 4  # a previous 大落 leads
+
+
+@pytest.mark.parametrize("k", range(4))
+def test_gouji_rule_18_1_in_mingdian_no_tribute_is_offered_and_hands_stay_private(k):
+    s = G.deal(G.Options(), bytes([k]) * 32)
+    for seat in range(6):
+        s, _ = answer(s, seat, "PASS")
+    assert G.phase_name(s) == "mingdian"  # 8.2 comes after the tribute (12.3): none is offered now
+    known = G.knowledge(s)
+    for seat in range(6):  # each seat knows his own hand only
+        assert known.allowed(seat) == s.hands[seat]
+        assert all("offered" not in sv.cards for sv in G.view(s, seat).seats)
+    assert s.offer == 0
+
+
+def test_gouji_codec_declarations_bound_the_places_to_none_and_the_six():
+    # 15.1: a seat's place is 0 (none yet) or 1..6, 头科 .. 大落
+    s = g.new_state(masks(*SINGLES), 0)
+    assert G.codec.conforms(s._replace(places=(0, 1, 2, 3, 4, 6))) == []
+    for places in ((7, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, -1)):
+        assert G.codec.conforms(s._replace(places=places))
+
+
+def test_gouji_codec_declarations_bound_the_siji_flag_to_0_and_1():
+    # 9.5: the top play is a 够死级 or it is not
+    s = g.new_state(masks(*SINGLES), 0)
+    assert G.codec.conforms(s._replace(siji=1)) == [] and G.codec.conforms(s._replace(siji=0)) == []
+    assert G.codec.conforms(s._replace(siji=-1)) and G.codec.conforms(s._replace(siji=2))
+
+
+@pytest.mark.parametrize("hand, paid", [("RJ 5S", "RJ"), ("RJ BJ 5S", "BJ"), ("RJ BJ 2H 5S", "2H")])
+def test_gouji_rule_7_2_7_3_a_buyer_holding_a_joker_pays_his_lowest_money_and_is_no_revolutionary(hand, paid):
+    # 0 holds no 3: he buys one from his 对头 3, paying his lowest 钱, else his lowest joker (a 大花 too)
+    s = g.new_state(masks(hand, "3S", "3H", "3D 3C", "3S 3H", "3D"), 0, g.Options(biesan=True))
+    events = []
+    s = g._maisan(s, events)
+    assert [(e.type, e.seat, e.values["seller"]) for e in events] == [("MAISAN", 0, 3)]
+    assert s.revolution == 0 and s.hands[3] & masks(paid)[0] and not s.hands[0] & masks(paid)[0]
+
+
+def test_gouji_rule_18_1_after_the_last_tribute_no_offer_is_left_for_the_geming_question():
+    # every seat called 预点 (8.1: no 明点 to ask); after the 落贡 and their returns 3, holding no joker
+    # and no 钱, is asked 革命 (9.1): he knows his own hand only, and nobody sees an offer
+    hands = list(RICH)
+    hands[3] = "3C 4C 5C"
+    s, _ = at_tribute(hands, carry(opened=0b111111))
+    s = s._replace(calls=(rules.YUDIAN,) * 6)
+    s, _ = answer(s, 1, "ACCEPT")
+    s, _ = answer(s, 0, "ACCEPT")
+    while s.asking and s.asking[0].task == g.T_RETURN:
+        s, _ = answer(s, s.asking[0].seat, "RETURN", cardlib.format_cards(g.return_choices(s, s.asking[0])[0]))
+    assert G.phase_name(s) == "geming" and s.to_act == (3,)
+    assert G.knowledge(s).allowed(3) == s.hands[3]
+    assert all("offered" not in sv.cards for viewer in range(6) for sv in G.view(s, viewer).seats)
+    assert s.offer == 0
+
+
+
+SIXTEEN_2S = " ".join(["2S", "2H", "2D", "2C"] * 4)  # every 2 of the four packs
+
+
+@pytest.mark.parametrize("natural, gouji", [("5S", False), ("9S", False), ("TS", True)])
+def test_gouji_rule_4_1_sixteen_attached_2s_make_no_gouji_of_rank_3_to_9(natural, gouji):
+    # 2.2: the 2s count as naturals (seventeen 5s); 4.1: rank 3-9 without jokers is never a 够级牌
+    text = f"{natural} {SIXTEEN_2S}"
+    assert rules.check_answer({"play": text})["gouji"] is gouji
+    assert [c.kind for c in G.classify(text, G.Options())] == ["gouji" if gouji else "play"]
+
+
+@pytest.mark.parametrize("free, duitou, seller, cards", [
+    (False, "4D", 2, 2),  # only the team-mate 2 holds two 3s: without teammate_free he is paid
+    (True, "3D 3C", 3, 2),  # the 对头 sells: teammate_free frees team-mates only
+    (True, "4D", 2, 1),  # the team-mate sells under teammate_free: the 3 only
+])
+def test_gouji_rule_7_2_variant_teammate_free_frees_only_a_team_mate_seller(free, duitou, seller, cards):
+    s = g.new_state(masks("2S 5S", "3S", "3H 3S", duitou, "3H", "3D"), 0, g.Options(biesan=True, teammate_free=free))
+    events = []
+    s = g._maisan(s, events)
+    sold = {e.seat: (e.values["seller"], len(e.cards)) for e in events if e.type == "MAISAN"}
+    assert sold[0] == (seller, cards)
+    assert bool(s.hands[seller] & masks("2S")[0]) == (cards == 2)  # the 钱 paid, or kept
+
+
+def test_gouji_rule_11_5_answer_right_gives_the_revolutionary_s_duitou_no_siji_unless_told():
+    # 1 is in 革命 (out of play); his 对头 4 leads a 够级牌 and 5, 4's neighbour with a head, is asked
+    o, active = rules.Options(), 0b111101
+    assert rules.answer_right(o, 5, 4, True, active, 0, revolutionary=1) == rules.BEAT  # 无头: an ordinary play
+    assert rules.answer_right(o, 5, 4, True, active, 0, revolutionary=1, yaotou_left=(0, 0, 0, 0, 2, 0)) == rules.BURN
+
+
+def test_gouji_rule_13_8_a_failed_burn_that_leaves_no_seat_active_finishes_the_round_in_its_codec():
+    # 憋三 with men_is_daluo: 1 burns 0's five 10s, the other four leave (四人乱缠, 14.1: the burn goes
+    # on); 0 leads his 5 (a 3 left), 1 beats it with a 小花 and keeps 7 and 8 without a joker: 0 is 闷
+    # (7.5) and 1's burn fails (13.3 d, 13.8): nobody is active, the 回合 is over (15.3)
+    o = g.Options(biesan=True, men_is_daluo=True)
+    s = g.new_state(masks("TS TH TD TC TS RJ 9S 5S 3S", "JS JH JD JC JS BJ BJ 6S 7S 8S", "9H 9D", "4S 4H", "4D 4C",
+                          "6H 6D"), 0, o)
+    s, _ = answer(s, 0, "PLAY", "TS TH TD TC TS")
+    s, _ = answer(s, 1, "PLAY", "JS JH JD JC JS")
+    for seat in (2, 3, 4, 5):
+        s, _ = G.apply(s, Action(seat, "ABANDON"))
+    for seat, kind, cards in ((0, "PASS", ""), (1, "PLAY", "BJ 6S"), (0, "PLAY", "RJ 9S"), (0, "PLAY", "5S")):
+        s, _ = answer(s, seat, kind, cards)
+    s, events = answer(s, 1, "PLAY", "BJ")
+    assert [e.type for e in events] == ["PLAY", "MEN", "BURN_FAILED", "TRICK_WON", "FINISH"]
+    assert s.finished and g.active(s) == 0 and G.codec.conforms(s) == []
+    assert G.codec.unpack(G.pack(s), check=True) == s
+
+
+def test_gouji_rule_12_8_a_return_of_two_may_take_two_neighbouring_ranks():
+    # 0 accepts 5's two 大花 (落贡, 12.7) and returns two small cards: his 3 and his 4, the only ones
+    s, _ = at_tribute(RICH, carry(opened=0b111111))
+    s, _ = answer(s, 1, "ACCEPT")
+    s, _ = answer(s, 0, "ACCEPT")
+    s, _ = answer(s, 1, "RETURN", "4H")
+    assert s.asking[0] == g.Ask(0, g.T_RETURN, 5, 2)
+    assert [cardlib.format_cards(a.cards) for a, _ in G.legal_actions(s, 0)] == ["3S 4S"]
+
+
+@pytest.mark.parametrize("burn", ["QS QH QD QC QS", "KS KH KD KC KS", "AS AH AD AC AS"])
+def test_gouji_rule_13_3_d_a_burn_of_high_naturals_leaves_them_out_of_the_hand_counted(burn):
+    # 1 may burn 0's five Js with five Qs (Ks, As): the 4 left is one set, no joker needed (13.3 d)
+    s = g.new_state(masks("JS JH JD JC JS 5S", burn + " 4S", "6S 6H", "7S 7H", "8S 8H", "9S 9H"), 0)
+    s, _ = answer(s, 0, "PLAY", "JS JH JD JC JS")
+    assert g.right_of(s, 1) == rules.BURN
+    plays = [cardlib.format_cards(a.cards) for a, _ in G.legal_actions(s, 1) if a.kind == "PLAY"]
+    assert plays == [cardlib.format_cards(pick(s, 1, burn))]
+    assert G.hint_strings(burn + " 4S", "JS JH JD JC JS", G.Options()) == [burn[0] * 5]
