@@ -155,11 +155,13 @@ def play_round(stub, rng: random.Random, *, game: str, preset: str = "", options
     seats = len(deal.seat_credentials)
     # a deal may end the round at once (川牌: a hand complete as dealt)
     state, seq, to_act, finished = deal.state, deal.seq, list(deal.to_act), bool(deal.views) and deal.views[0].finished
+    left: set[int] = set()  # seats that abandoned: where the round goes on without them, they play no more
     while not finished:
         if len(round_.actions) >= max_actions:
             raise BotError(f"round not finished after {max_actions} actions")
-        if rng.random() < abandon_rate:
-            leaver = rng.randrange(seats)
+        if rng.random() < abandon_rate and len(left) < seats:
+            leaver = rng.choice([s for s in range(seats) if s not in left])  # the same draw as randrange(seats)
+            left.add(leaver)
             who = table.seats[leaver] if as_seats else table.owner
             reply = stub.Play(pb.PlayRequest(state=state, action=actions_pb2.Action(seat=leaver, kind="ABANDON"),
                                              expected_seq=seq), metadata=who)

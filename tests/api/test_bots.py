@@ -58,3 +58,14 @@ def test_refusal_judges_the_code_and_the_reason():
         "expected FAILED_PRECONDITION CARDS_NOT_IN_HAND, got FAILED_PRECONDITION NOT_YOUR_TURN")
     assert bots.ANOTHER_SEAT.judge(grpc.StatusCode.UNAUTHENTICATED, "") == (
         "expected PERMISSION_DENIED NOT_YOUR_SEAT, got UNAUTHENTICATED (no reason)")
+
+
+def test_abandons_go_to_seats_still_in_the_round(stub):
+    """够级 goes on without a seat that abandons (its abandon policy): the bots' escapes name
+    only seats still in the round, so `referee selfplay --game gouji` never sends a leaver's
+    second ABANDON (refused, SEAT_LEFT) and every round ends."""
+    played = [bots.play_round(stub, random.Random(seed), game="gouji", seed=b"escapes %d" % seed, abandon_rate=0.3)
+              for seed in range(3)]
+    escapes = [[a.seat for a in r.actions if a.kind == "ABANDON"] for r in played]
+    assert all(len(seats) == len(set(seats)) for seats in escapes)
+    assert any(len(seats) > 1 for seats in escapes)  # the case the test is for: a second leaver
