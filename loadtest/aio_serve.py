@@ -4,13 +4,15 @@ what gRPC's own work per call is without the blocking server's Python machinery 
 A measurement server for ``referee load --server-script`` (one worker; it reads ``--host`` and
 ``--port`` and ignores the rest of ``referee serve``'s arguments): RefereeService and the games'
 own services registered by ``referee serve``'s own ``add_service`` (the same request parsers and
-limit, the status mapping awaited), and grpc.health.v1. No reflection, metrics, HTTP port, drain or key file (an ephemeral key). The
-handlers are the servicer's own, called inline: a long call (a large JudgeBatch) holds every
-other call of the worker until it ends, which is why ``referee serve`` does not work this way
-yet. Compare, in one run of each:
+limit, the status mapping awaited), and grpc.health.v1. No reflection, metrics, HTTP port, drain
+or key file (an ephemeral key). The handlers are the servicer's own, called inline: a long call (a
+large JudgeBatch) holds every other call of the worker until it ends. ``referee serve`` ported
+whole to grpc.aio (branch ``aio-serve-experiment``) cost more CPU a call than the thread pool at
+the same call rate (loadtest/RESULTS.md), so it stays on the thread pool. Compare, in one run of
+each (``--rate 600``: both servers at the same call rate):
 
-    referee load --workers 1 --seconds 15 --profile games                 # blocking server, 16 threads
-    referee load --workers 1 --seconds 15 --profile games --server-script loadtest/aio_serve.py
+    referee load --workers 1 --seconds 15 --rate 600 --profile games        # blocking server, 4 threads
+    referee load --workers 1 --seconds 15 --rate 600 --profile games --server-script loadtest/aio_serve.py
 """
 from __future__ import annotations
 
