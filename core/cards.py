@@ -65,11 +65,23 @@ def format_card(card: int) -> str:
 
 def format_cards(cards: Iterable[int]) -> str:
     """Cards in rank order (3 first, jokers last; suits S H D C within a rank)."""
-    return " ".join(format_card(c) for c in sorted(cards, key=_sort_key))
+    cards = cards if type(cards) is tuple else tuple(cards)  # read twice when it falls back
+    try:  # every view's hands go through here: the ids of up to 8 decks from tables
+        return " ".join([_TEXT[c] for c in sorted(cards, key=_ORDER.__getitem__)])
+    except KeyError:  # an id past 8 decks (or below 0): the same by the functions
+        return " ".join(format_card(c) for c in sorted(cards, key=_sort_key))
 
 
 def _sort_key(card: int) -> tuple[int, int, int]:
     return card_rank(card), card % CARDS_PER_DECK, card // CARDS_PER_DECK
+
+
+# The text, rank index and sort position of each id of up to 8 decks (issue 26: a view's hands
+# are formatted call after call); ids outside fall back to the functions above, with the same result.
+_TABLE_IDS = range(8 * CARDS_PER_DECK)
+_TEXT = {c: format_card(c) for c in _TABLE_IDS}
+_RANK = {c: card_rank(c) for c in _TABLE_IDS}
+_ORDER = {c: (card_rank(c) * CARDS_PER_DECK + c % CARDS_PER_DECK) * 8 + c // CARDS_PER_DECK for c in _TABLE_IDS}
 
 
 def _parse_card_token(token: str, decks: int, used: dict[int, int]) -> int:
@@ -143,7 +155,11 @@ def format_ranks(ranks: Iterable[int]) -> str:
 
 
 def ranks_of(cards: Iterable[int]) -> tuple[int, ...]:
-    return tuple(sorted(card_rank(c) for c in cards))
+    cards = cards if type(cards) is tuple else tuple(cards)
+    try:
+        return tuple(sorted([_RANK[c] for c in cards]))
+    except KeyError:  # outside the tables (format_cards)
+        return tuple(sorted(card_rank(c) for c in cards))
 
 
 def to_mask(cards: Iterable[int]) -> int:

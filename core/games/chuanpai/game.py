@@ -344,7 +344,12 @@ def lay_options(t, seat: int) -> list[tuple[tuple[int, ...], bool, int]]:
         for k in range(NUM_KINDS):
             if c[k] and _same_class(t, base, k):
                 qitou = an.qitou_compulsory(c, POINTS[base]) if not an.is_three_set(base) else None
-                out.append((lowest(hand, k), True if qitou is None else qitou, i))
+                cards, compulsory = lowest(hand, k), True if qitou is None else qitou
+                same = [j for j, o in enumerate(out) if o[0] == cards]
+                if same:  # a fourth card for two laid sets (two 3.5 triples): one choice, onto the first (3.3)
+                    out[same[0]] = (cards, out[same[0]][1] or compulsory, out[same[0]][2])
+                else:
+                    out.append((cards, compulsory, i))
                 break
     return out
 
