@@ -343,13 +343,13 @@ def lay_options(t, seat: int) -> list[tuple[tuple[int, ...], bool, int]]:
         base = KIND_OF[meld[2]]
         for k in range(NUM_KINDS):
             if c[k] and _same_class(t, base, k):
-                qitou = an.qitou_compulsory(c, POINTS[base]) if not an.is_three_set(base) else None
-                cards, compulsory = lowest(hand, k), True if qitou is None else qitou
-                same = [j for j, o in enumerate(out) if o[0] == cards]
-                if same:  # a fourth card for two laid sets (two 3.5 triples): one choice, onto the first (3.3)
-                    out[same[0]] = (cards, out[same[0]][1] or compulsory, out[same[0]][2])
-                else:
-                    out.append((cards, compulsory, i))
+                cards = lowest(hand, k)
+                # a fourth card for two laid sets of one class (same_points: an 暗 and a 碰 of nine
+                # points) is one choice, onto the first, as check resolves it (3.3); equal points,
+                # the same compulsion
+                if all(o[0] != cards for o in out):
+                    qitou = an.qitou_compulsory(c, POINTS[base]) if not an.is_three_set(base) else None
+                    out.append((cards, True if qitou is None else qitou, i))
                 break
     return out
 
