@@ -81,7 +81,7 @@ def _sort_key(card: int) -> tuple[int, int, int]:
 _TABLE_IDS = range(8 * CARDS_PER_DECK)
 _TEXT = {c: format_card(c) for c in _TABLE_IDS}
 _RANK = {c: card_rank(c) for c in _TABLE_IDS}
-_ORDER = {c: (card_rank(c) * CARDS_PER_DECK + c % CARDS_PER_DECK) * 8 + c // CARDS_PER_DECK for c in _TABLE_IDS}
+_ORDER = {c: i for i, c in enumerate(sorted(_TABLE_IDS, key=_sort_key))}
 
 
 def _parse_card_token(token: str, decks: int, used: dict[int, int]) -> int:
