@@ -216,6 +216,10 @@ def check_settlement(game: Game, state) -> None:
         f"{game.id}: undeclared breakdown lines {({name for name, _ in settlement.breakdown} - set(game.breakdown))}")
     assert set(settlement.seat_values) <= set(game.seat_values) and set(settlement.values) <= set(game.values)
     assert all(len(v) == n for v in settlement.seat_values.values())
+    # whole numbers, as the API carries them (int64): 3.0 equals 3 in Python but is no int64
+    numbers = [*settlement.points, settlement.house, *(v for _, v in settlement.breakdown),
+               *(x for v in settlement.seat_values.values() for x in v), *settlement.values.values()]
+    assert all(type(x) is int for x in numbers), f"{game.id}: a settlement number that is not an int: {numbers}"
     for seat_key, key in game.balances:
         if seat_key in settlement.seat_values:
             assert sum(settlement.seat_values[seat_key]) + settlement.values[key] == 0, f"{game.id}: {seat_key} unbalanced"

@@ -125,6 +125,7 @@ def test_coushu_rule_11_the_settlement_counts_pairs_dead_cards_and_the_losers_ca
     settlement = G.settle(state)
     assert settlement.winners == (1,) and settlement.points == (-1, 1) and settlement.outcome == "played_out"
     assert dict(settlement.breakdown) == {"pairs": 1, "dead": 1, "cards_left": 1}  # seat 0 keeps the 9D
+    assert all(type(v) is int for _, v in settlement.breakdown)  # counts (int64 in the API), not 1.0
 
 
 def test_coushu_rule_11_seat_0_winning_leaves_seat_1_s_cards_in_the_breakdown():
