@@ -978,26 +978,18 @@ def test_chuanpai_p_9_a_compulsory_take_refuses_the_take_that_declines_the_win()
 
 
 def test_chuanpai_rule_3_3_a_fourth_card_for_two_laid_sets_is_one_choice_onto_the_first():
-    """same_points (3.3): seat 1 has laid an 暗 (三六 三六 红九) and a 碰 (三六 红九 红九), both
+    """same_points (3.3): seat 0 has laid an 暗 (三六 三六 红九) and a 碰 (三六 红九 红九), both
     nine-point sets, and holds another 红九. The 扛 is one legal action (it was listed once per
-    laid set: the same action twice) and goes onto the first laid set, as check resolves it. Found by
-    test_chuanpai_playouts (seed c\\xe1\\x1d\\xf1, 3 seats, choices 187290)."""
-    options = Options(deck="84_plus_2_wild", same_points=True)
-    rnd = random.Random(187290)
-    state = G.deal(options, b"c\xe1\x1d\xf1", b"", 3)
-    events, before = G.deal_events(state), None
-    while state.step < 44:  # the playout's walk (its checks draw from rnd too)
-        check_step(G, state, events, rnd, before)
-        rnd.random()
-        before = state
-        state, events = G.apply(state, rnd.choice(G.legal_actions(state, rnd.choice(state.to_act)))[0])
-    legal = [a for a, _ in G.legal_actions(state, 1)]
+    laid set: the same action twice) and goes onto the first laid set, as check resolves it.
+    Found by test_chuanpai_playouts (84_plus_2_wild, seed c\xe1\x1d\xf1, 3 seats, choices 187290)."""
+    state = laydown(table(["[4:5]红九 [5:6]斧头", "[1:5]猫猫", "[3:3]长三", "[1:4]幺四"],
+                          options=Options(same_points=True),
+                          melds={0: [(g.AN_M, -1, "[3:6]三六 [3:6]三六 [4:5]红九"),
+                                     (g.PENG_M, 1, "[3:6]三六 [4:5]红九 [4:5]红九")]}))
+    legal = [a for a, _ in G.legal_actions(state, 0)]
     assert len(set(legal)) == len(legal)
-    gang = Action(1, g.LAY, (50,))
+    gang = Action(0, g.LAY, ids(state, 0, "[4:5]红九"))
     assert legal.count(gang) == 1
-    family = [i for i, m in enumerate(state.melds[1]) if g.meld_kind(m) in (g.AN_M, g.PENG_M)
-              and g._same_class(state, g.KIND_OF[m[2]], g.KIND_OF[50])]
-    assert family == [4, 5]  # an 暗 三六 三六 红九 and a 碰 三六 红九 红九: nine points each
-    after = G.apply(state, gang)[0]
-    assert 50 in g.meld_cards(after.melds[1][family[0]]) and 50 not in g.meld_cards(after.melds[1][family[1]])
-    assert g.meld_kind(after.melds[1][family[0]]) == g.GANG_M
+    state, events = act(state, 0, g.LAY, gang.cards)
+    an, peng = state.melds[0][:2]
+    assert (g.meld_kind(an), g.meld_kind(peng)) == (g.GANG_M, g.PENG_M) and gang.cards[0] in g.meld_cards(an)
