@@ -1,0 +1,42 @@
+"""``loadtest/bars.py`` (issue 26's load bars in one run) and ``loadtest/transport_cost.py`` (the
+same calls over gRPC and Connect): short runs that must pace, answer every call and add up."""
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+if importlib.util.find_spec("locust") is None:
+    pytest.skip("needs the [load] extra", allow_module_level=True)
+pytestmark = pytest.mark.load
+LOADTEST = Path(__file__).resolve().parents[2] / "loadtest"
+
+
+def run(script: str, *args: str) -> tuple[int, dict]:
+    out = subprocess.run([sys.executable, str(LOADTEST / script), *args], capture_output=True, text=True, timeout=600)
+    assert out.returncode in (0, 1), out.stdout[-3000:] + out.stderr[-3000:]
+    return out.returncode, json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_the_bars_run_every_profile_at_one_rate_and_divide_by_the_same_rounds_noop():
+    code, result = run("bars.py", "--rounds", "1", "--seconds", "4", "--users", "4", "--rate", "150", "--check")
+    (only,) = result["rounds"]
+    assert set(only["runs"]) == {"noop", "validate", "games"}
+    for run_ in only["runs"].values():
+        assert run_["failures"] == 0 and 100 <= run_["calls_per_s"] <= 160  # paced at 150 calls/s, not unpaced
+        assert run_["server_us_per_call"] > 0
+    noop = only["runs"]["noop"]["server_us_per_call"]
+    for profile in ("validate", "games"):
+        assert only["ratios"][profile] == pytest.approx(only["runs"][profile]["server_us_per_call"] / noop, abs=1e-3)
+        assert result["median_ratios"][profile] == only["ratios"][profile]
+        assert result["held"][profile] == (only["ratios"][profile] <= result["bars"][profile])
+    assert code == (0 if all(result["held"].values()) else 1)  # --check: 1 when a bar is not held
+
+
+def test_the_transports_answer_the_same_calls_and_the_server_cpu_is_counted():
+    _, result = run("transport_cost.py", "--seconds", "2", "--rate", "100", "--rounds", "1", "--threads", "2")
+    assert set(result) == {f"{m} over {t}" for m in ("Ping", "Validate") for t in ("gRPC", "Connect")}
+    for (row,) in result.values():
+        assert 80 <= row["calls_per_s"] <= 105 and row["server_cpu_us_per_call"] > 0
