@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import shutil
 import socket
 import subprocess
@@ -33,19 +32,10 @@ from referee.service.credentials import bearer
 from referee.v1 import referee_service_pb2 as pb
 from referee.v1 import referee_service_pb2_grpc as pb_grpc
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from http_servers import _cpu, _free_port  # noqa: E402  (a free port; a process's CPU seconds)
+
 SERVICE = "referee.v1.RefereeService"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _cpu(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _wait(port: int, timeout: float = 30) -> None:
