@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load_cli import referee_load  # noqa: E402
 
 PROFILES = ("noop", "validate", "games")
 BARS = {"validate": 1.25, "games": 1.5}
@@ -30,13 +31,8 @@ BARS = {"validate": 1.25, "games": 1.5}
 
 def load(profile: str, rate: float, seconds: int, users: int, folder: Path) -> dict:
     """``referee load``'s JSON summary of one run."""
-    referee = shutil.which("referee", path=str(Path(sys.executable).parent)) or "referee"
-    proc = subprocess.run([referee, "load", "--workers", "1", "--users", str(users), "--seconds", str(seconds),
-                           "--profile", profile, "--rate", str(rate), "--out", str(folder / profile)],
-                          capture_output=True, text=True)
-    if proc.returncode:
-        raise SystemExit(f"referee load --profile {profile} exited {proc.returncode}:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return referee_load(["--workers", "1", "--users", str(users), "--seconds", str(seconds), "--profile", profile,
+                         "--rate", str(rate), "--out", str(folder / profile)])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,13 +25,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from load_cli import referee_load  # noqa: E402
 PARTS = ("parse", "credentials", "token open", "action in", "rules", "views", "events", "token seal",
          "other", "serialize")
 
@@ -40,17 +40,11 @@ def run_profile(profile: str, seconds: int, users: int, folder: Path, games: str
                 rate: float = 0) -> tuple[dict, dict]:
     """(referee load's JSON summary, the server's breakdown) of one run (``games``: only those;
     ``rate``: calls/s of all users together, 0 unpaced)."""
-    referee = shutil.which("referee", path=str(Path(sys.executable).parent)) or "referee"
     out = folder / f"breakdown-{profile}.json"
-    env = dict(os.environ, REFEREE_BREAKDOWN_OUT=str(out))
-    proc = subprocess.run([referee, "load", "--workers", "1", "--users", str(users), "--seconds", str(seconds),
-                           "--profile", profile, "--server-script", str(HERE / "breakdown_serve.py"),
-                           "--out", str(folder / profile), *(["--games", games] if games else []),
-                           *(["--rate", str(rate)] if rate else [])],
-                          env=env, capture_output=True, text=True)
-    if proc.returncode:
-        raise SystemExit(f"referee load --profile {profile} exited {proc.returncode}:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
-    summary = json.loads(proc.stdout.strip().splitlines()[-1])
+    summary = referee_load(["--workers", "1", "--users", str(users), "--seconds", str(seconds), "--profile", profile,
+                            "--server-script", str(HERE / "breakdown_serve.py"), "--out", str(folder / profile),
+                            *(["--games", games] if games else []), *(["--rate", str(rate)] if rate else [])],
+                           env=dict(os.environ, REFEREE_BREAKDOWN_OUT=str(out)))
     return summary, json.loads(out.read_text())
 
 

@@ -12,24 +12,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load_cli import referee_load  # noqa: E402
+
 
 def load(workers: int, profile: str, args, out: Path) -> dict:
-    referee = shutil.which("referee") or str(Path(sys.executable).with_name("referee"))
-    proc = subprocess.run([referee, "load", "--workers", str(workers), "--profile", profile, "--users", str(args.users),
-                           "--seconds", str(args.seconds), "--games", args.games, "--threads", str(args.threads),
-                           "--out", str(out)],
-                          capture_output=True, text=True, timeout=args.seconds + 180)
-    lines = proc.stdout.strip().splitlines()
-    if not lines or not lines[-1].startswith("{"):
-        raise SystemExit(f"referee load failed ({proc.returncode}): {proc.stderr[-2000:]}")
-    return json.loads(lines[-1])
+    return referee_load(["--workers", str(workers), "--profile", profile, "--users", str(args.users),
+                         "--seconds", str(args.seconds), "--games", args.games, "--threads", str(args.threads),
+                         "--out", str(out)], timeout=args.seconds + 180, strict=False)  # failures are counted
 
 
 def main(argv: list[str] | None = None) -> int:
