@@ -1,7 +1,9 @@
-"""``loadtest/bars.py`` (issue 26's load bars in one run) and ``loadtest/transport_cost.py`` (the
-same calls over gRPC and Connect): short runs that must pace, answer every call and add up."""
+"""``loadtest/bars.py`` (issue 26's load bars in one run), ``loadtest/transport_cost.py`` (the same
+calls over gRPC and Connect), and the two experiment servers ``burn_serve.py`` and ``gc_serve.py``:
+short runs that must pace, answer every call and add up."""
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -40,3 +42,26 @@ def test_the_transports_answer_the_same_calls_and_the_server_cpu_is_counted():
     assert set(result) == {f"{m} over {t}" for m in ("Ping", "Validate") for t in ("gRPC", "Connect")}
     for (row,) in result.values():
         assert 80 <= row["calls_per_s"] <= 105 and row["server_cpu_us_per_call"] > 0
+
+
+def referee_load(*options: str, env: dict) -> dict:
+    out = subprocess.run([sys.executable, "-m", "referee.service.cli", "load", "--workers", "1", "--users", "2",
+                          "--seconds", "3", "--rate", "50", *options], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, **env})
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a_burning_ping_costs_the_server_at_least_what_it_burns():
+    summary = referee_load("--profile", "noop", "--server-script", str(LOADTEST / "burn_serve.py"),
+                           env={"REFEREE_BURN_US": "3000"})
+    assert summary["calls"] > 0 and summary["server_cpu_s_per_1k_calls"] >= 3.0  # 3 ms of CPU a call at least
+
+
+def test_the_gc_server_writes_the_collections_of_the_games_it_served(tmp_path):
+    out = tmp_path / "gc.json"
+    summary = referee_load("--profile", "games", "--server-script", str(LOADTEST / "gc_serve.py"),
+                           env={"REFEREE_GC_OUT": str(out)})
+    figures = json.loads(out.read_text())
+    assert summary["calls"] > 0 and figures["collections"] == sum(figures["by_generation"]) > 0
+    assert 0 < figures["gc_s"] < figures["process_cpu_s"]
