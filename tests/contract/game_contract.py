@@ -154,7 +154,11 @@ def illegal_tries(game: Game, state, rnd: random.Random) -> list[Action]:
     if idle and legal:
         tries.append(legal[0][0]._replace(seat=rnd.choice(idle)))
     with_cards = [a for a, _ in legal if a.cards]
-    others = [c for t in range(state.num_seats) if t != state.to_act[0] for c in game.secret_cards(state, t)]
+    # a card another seat holds in secret: one the acting seat may not know (a card that changed
+    # hands in a tribute is known to both seats, and may be the actor's own: 够级 4pl's exchange)
+    mine = set(game.secret_cards(state, state.to_act[0]))
+    others = [c for t in range(state.num_seats) if t != state.to_act[0] for c in game.secret_cards(state, t)
+              if c not in mine]
     if with_cards and others:
         action = rnd.choice(with_cards)
         tries.append(action._replace(cards=(rnd.choice(others),) + action.cards[1:]))

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game_contract import (abandon_all, check_deal_record, check_events, check_packed_size, check_settlement, choose,
+                           illegal_tries,
                            deliveries, playout, seeded_digests)
 
 from referee.core import rng
@@ -32,6 +33,29 @@ SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[Healt
 def test_random_playouts_keep_the_contract(game_preset, seed, choices):
     game, options = game_preset
     playout(game, seed, random.Random(choices), options=options)
+
+
+def test_an_illegal_try_never_plays_a_card_the_actor_may_hold():
+    """The contract's "a card another seat holds in secret" takes none the acting seat knows: a
+    card that changed hands in 够级 4pl's exchange is known to giver and taker, and the taker may
+    still hold it (a hypothesis example once drew such a card and saw its legal play accepted)."""
+    from referee.core import registry
+    game = registry.get_game("gouji")
+    options, shared_states = game.make_options("4pl"), 0
+    for k in range(6):
+        state, rnd = game.deal(options, b"shared %d" % k, b"contract"), random.Random(k)
+        while not state.finished:
+            actor = state.to_act[0]
+            mine = set(game.secret_cards(state, actor))
+            shared = mine & {c for t in range(state.num_seats) if t != actor for c in game.secret_cards(state, t)}
+            if shared:
+                shared_states += 1
+                for draw in range(8):
+                    for action in illegal_tries(game, state, random.Random(draw)):
+                        if action.seat == actor and action.cards:
+                            assert action.cards[0] not in mine, (action, sorted(shared))
+            state, _ = game.apply(state, choose(game, state, rnd, 0.0))
+    assert shared_states > 0  # the case arose: cards known to two seats while the actor holds one
 
 
 @pytest.mark.parametrize("abandon", [0.0, 0.05])
