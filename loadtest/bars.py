@@ -12,6 +12,7 @@ fixed costs falls as the rate rises, so the no-op call, by far the fastest, look
 that reason alone (RESULTS.md, "The bars at one call rate").
 
     .venv/bin/python loadtest/bars.py [--rate 1200] [--rounds 3] [--seconds 20] [--users 20] [--check]
+                                      [--server-cpus 1 --client-cpus 0]
 """
 from __future__ import annotations
 
@@ -29,10 +30,11 @@ PROFILES = ("noop", "validate", "games")
 BARS = {"validate": 1.25, "games": 1.5}
 
 
-def load(profile: str, rate: float, seconds: int, users: int, folder: Path) -> dict:
-    """``referee load``'s JSON summary of one run."""
+def load(profile: str, rate: float, seconds: int, users: int, folder: Path, pinned: tuple[str, str] = ("", "")) -> dict:
+    """``referee load``'s JSON summary of one run; ``pinned``: the server's and Locust's CPUs."""
     return referee_load(["--workers", "1", "--users", str(users), "--seconds", str(seconds), "--profile", profile,
-                         "--rate", str(rate), "--out", str(folder / profile)])
+                         "--rate", str(rate), "--out", str(folder / profile), "--server-cpus", pinned[0],
+                         "--client-cpus", pinned[1]])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,13 +44,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=int, default=20)
     p.add_argument("--users", type=int, default=20)
     p.add_argument("--check", action="store_true", help="exit 1 when a median ratio is over its bar")
+    p.add_argument("--server-cpus", default="", help="referee load's: the server's CPUs, e.g. 1 (default: any)")
+    p.add_argument("--client-cpus", default="", help="referee load's: Locust's CPUs, e.g. 0 (default: any)")
     args = p.parse_args(argv)
     rounds = []
     with tempfile.TemporaryDirectory() as folder:
         for r in range(args.rounds):
             runs = {}
             for profile in PROFILES:
-                summary = load(profile, args.rate, args.seconds, args.users, Path(folder))
+                summary = load(profile, args.rate, args.seconds, args.users, Path(folder),
+                               (args.server_cpus, args.client_cpus))
                 runs[profile] = {"server_us_per_call": round(1e3 * summary["server_cpu_s_per_1k_calls"], 1),
                                  "calls_per_s": summary["calls_per_s"], "failures": summary["failures"]}
                 print(f"round {r + 1} {profile:<9} {runs[profile]['server_us_per_call']:7.1f} µs a call at "

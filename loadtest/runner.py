@@ -67,11 +67,22 @@ def _listening(proc: psutil.Process, port: int) -> bool:
     return False
 
 
+def cpu_list(text: str) -> set[int]:
+    """CPUs written "1" or "0,1" (empty: none). Raises ValueError."""
+    return {int(c) for c in text.split(",") if c.strip()}
+
+
+def _pinned(cpus: set[int]):
+    """A preexec_fn binding the child (and the threads and processes it starts) to ``cpus``, or
+    None (the scheduler's choice)."""
+    return (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
+
+
 class Server:
     """``referee serve`` in a subprocess on 127.0.0.1:port; a context manager that always stops it."""
 
     def __init__(self, workers: int, threads: int, log_path: Path, script: str | None = None,
-                 max_concurrent: int = 64, allow_caller_seed: bool = False):
+                 max_concurrent: int = 64, allow_caller_seed: bool = False, cpus: set[int] = frozenset()):
         self.workers, self.port = workers, free_port()
         self.address = f"127.0.0.1:{self.port}"
         program = [script] if script else ["-m", "referee.service.cli"]
@@ -84,7 +95,8 @@ class Server:
         if os.environ.get("REFEREE_SERVER_PYTHONPATH"):  # measure another build of the server (before/after)
             env["PYTHONPATH"] = os.environ["REFEREE_SERVER_PYTHONPATH"]
         self.log = open(log_path, "w", encoding="utf-8")
-        self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT, env=env,
+                                     preexec_fn=_pinned(cpus))
         self.procs: list[psutil.Process] = []
 
     def wait_ready(self) -> None:
@@ -259,6 +271,15 @@ def uncovered(tables: list[str], games_by_name: dict, rounds_each: int) -> list[
 def run(args) -> int:
     """The ``referee load`` command (args from its parser in referee.service.cli)."""
     rounds_each = getattr(args, "rounds_each", 0) or 0
+    try:
+        server_cpus, client_cpus = (cpu_list(getattr(args, name, "") or "") for name in ("server_cpus", "client_cpus"))
+    except ValueError:
+        print("referee load: --server-cpus and --client-cpus are CPU numbers, e.g. 0 or 0,1", file=sys.stderr)
+        return 2
+    if (server_cpus | client_cpus) - os.sched_getaffinity(0):
+        print(f"referee load: no CPU {sorted((server_cpus | client_cpus) - os.sched_getaffinity(0))} here "
+              f"(this process may run on {sorted(os.sched_getaffinity(0))})", file=sys.stderr)
+        return 2
     if rounds_each and (args.profile == "noop" or args.client_processes > 1):
         print("referee load: --rounds-each needs a profile that plays games and one Locust process",
               file=sys.stderr)
@@ -271,15 +292,16 @@ def run(args) -> int:
           f"{args.seconds} s{f', {args.rate:g} calls/s' if args.rate else ''}; reports in {out}", flush=True)
     try:
         with Server(args.workers, args.threads, out / "server.log", getattr(args, "server_script", None),
-                    max_concurrent(args.users)) as server:
+                    max_concurrent(args.users), cpus=server_cpus) as server:
             server.wait_ready()
-            print(f"server {server.address}, pids {[p.pid for p in server.procs]}", flush=True)
+            placed = sorted(set().union(*(p.cpu_affinity() for p in server.procs)))  # where it may run, as read
+            print(f"server {server.address}, pids {[p.pid for p in server.procs]}, CPUs {placed}", flush=True)
             tables = server.tables(args.games) if rounds_each else []
             with open(out / "locust.log", "w", encoding="utf-8") as log:
                 cpu0, start = server.cpu(), time.monotonic()
                 reaped0 = resource.getrusage(resource.RUSAGE_CHILDREN)
                 locust = subprocess.Popen(locust_argv(args, server.address, out), stdout=log,
-                                          stderr=subprocess.STDOUT)
+                                          stderr=subprocess.STDOUT, preexec_fn=_pinned(client_cpus))
                 try:
                     deadline = start + args.seconds + 60
                     while True:
@@ -308,7 +330,7 @@ def run(args) -> int:
     table, summary = summarize(stats, args.seconds, server_cpu, client_cpu)
     print_table(table, summary, _rows(out / "locust_failures.csv"))
     summary = {"profile": args.profile, "workers": args.workers, "users": args.users, "seconds": args.seconds,
-               "rate": args.rate, **summary, "out": str(out)}
+               "rate": args.rate, **summary, "server_cpus": placed, "out": str(out)}
     if rounds_each:
         summary["rounds_each"] = rounds_each
         summary["elapsed_s"] = round(elapsed, 1)

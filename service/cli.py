@@ -466,6 +466,9 @@ def parser(game_commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--rounds-each", type=int, default=0,
                    help="stop once every game and preset has played out this many rounds (--seconds: the "
                         "limit); exit 1 when one has not")
+    p.add_argument("--server-cpus", default="",
+                   help="CPUs the server's processes run on, e.g. 1 or 0,1 (default: any)")
+    p.add_argument("--client-cpus", default="", help="CPUs Locust runs on, e.g. 0 (default: any)")
     p.add_argument("--locustfile", help=argparse.SUPPRESS)
     p.add_argument("--server-script", help=argparse.SUPPRESS)  # loadtest/instrumented_serve.py
     p.add_argument("--loadtest-dir", help="the loadtest/ folder (default: ./loadtest here or above)")

@@ -65,3 +65,13 @@ def test_the_gc_server_writes_the_collections_of_the_games_it_served(tmp_path):
     figures = json.loads(out.read_text())
     assert summary["calls"] > 0 and figures["collections"] == sum(figures["by_generation"]) > 0
     assert 0 < figures["gc_s"] < figures["process_cpu_s"]
+
+
+def test_the_server_runs_on_the_cpus_given_and_an_unknown_cpu_is_refused():
+    summary = referee_load("--profile", "noop", "--server-cpus", "0", "--client-cpus", "0", env={})
+    assert summary["server_cpus"] == [0] and summary["calls"] > 0  # read off the server's process
+    free = referee_load("--profile", "noop", env={})
+    assert free["server_cpus"] == sorted(os.sched_getaffinity(0))
+    out = subprocess.run([sys.executable, "-m", "referee.service.cli", "load", "--server-cpus", "4096"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "no CPU [4096]" in out.stderr
