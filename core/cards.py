@@ -185,12 +185,12 @@ def from_mask(mask: int) -> tuple[int, ...]:
     """The ids of a bitmask, ascending (a byte-table walk: called for every hand of every view)."""
     if mask >> 256:
         return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
-    ids: tuple[int, ...] = ()
+    ids: list[int] = []  # extended in place: adding tuples would copy the ids so far at every byte
     table = _BYTE_IDS or _byte_ids()
     for k, v in enumerate(mask.to_bytes((mask.bit_length() + 7) // 8, "little")):
         if v:
             ids += table[k][v]
-    return ids
+    return tuple(ids)
 
 
 def rank_counts(cards: Iterable[int]) -> list[int]:

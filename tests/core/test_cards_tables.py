@@ -34,3 +34,11 @@ def test_the_tables_hold_every_id_of_eight_decks_and_no_other():
         assert sorted(table) == list(range(8 * 54))
     ids = range(8 * 54)  # the functions' order, copies of a card by deck too (the text cannot tell them)
     assert sorted(ids, key=cards._ORDER.__getitem__) == sorted(ids, key=cards._sort_key)
+
+
+@given(st.sets(st.integers(0, 8 * 54 - 1), max_size=120))
+def test_from_mask_gives_the_ids_of_a_mask_ascending_as_a_tuple(ids):
+    mask = sum(1 << i for i in ids)
+    got = cards.from_mask(mask)
+    assert type(got) is tuple and got == tuple(sorted(ids))
+    assert cards.to_mask(got) == mask
