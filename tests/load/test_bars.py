@@ -1,5 +1,6 @@
 """``loadtest/bars.py`` (issue 26's load bars in one run), ``loadtest/transport_cost.py`` (the same
-calls over gRPC and Connect), and the two experiment servers ``burn_serve.py`` and ``gc_serve.py``:
+calls over gRPC and Connect), ``payload_cost.py`` (an echo of N bytes), and the two experiment
+servers ``burn_serve.py`` and ``gc_serve.py``:
 short runs that must pace, answer every call and add up."""
 import importlib.util
 import json
@@ -42,6 +43,16 @@ def test_the_transports_answer_the_same_calls_and_the_server_cpu_is_counted():
     assert set(result) == {f"{m} over {t}" for m in ("Ping", "Validate") for t in ("gRPC", "Connect")}
     for (row,) in result.values():
         assert 80 <= row["calls_per_s"] <= 105 and row["server_cpu_us_per_call"] > 0
+
+
+def test_the_echo_answers_every_size_and_the_differences_are_against_the_first():
+    _, result = run("payload_cost.py", "--sizes", "0,3000", "--seconds", "2", "--rate", "100", "--rounds", "2",
+                    "--client-threads", "2")
+    assert set(result["us_per_call"]) == {"0", "3000"} and all(len(v) == 2 for v in result["us_per_call"].values())
+    zero, big = result["us_per_call"]["0"], result["us_per_call"]["3000"]
+    assert min(zero + big) > 0
+    differences = sorted(b - z for z, b in zip(zero, big))
+    assert result["extra_us_against_first"]["3000"] == pytest.approx(sum(differences) / 2, abs=0.2)
 
 
 def referee_load(*options: str, env: dict) -> dict:
