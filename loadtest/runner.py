@@ -16,6 +16,7 @@ Exit 1 when a call or a game failed, a table stayed uncovered or the worst p99 p
 """
 from __future__ import annotations
 
+import argparse
 import contextlib
 import csv
 import json
@@ -194,6 +195,24 @@ def _progress(history: Path, started: float, seconds: float) -> str | None:
             f"failures {last['Total Failure Count']}")
 
 
+def warm_up(args, address: str, out: Path, client_cpus: set[int]) -> None:
+    """``--warmup S``: the same users for S seconds before the measured window (another seed,
+    reports in OUT/warmup), so the window sees the server as it runs for hours (its caches of
+    shared messages and recent states filled), not its first seconds. Raises RuntimeError."""
+    seconds = getattr(args, "warmup", 0) or 0
+    if not seconds:
+        return
+    warm = argparse.Namespace(**{**vars(args), "seconds": seconds, "rounds_each": 0, "seed": args.seed + 1})
+    (out / "warmup").mkdir(exist_ok=True)
+    with open(out / "warmup" / "locust.log", "w", encoding="utf-8") as log:
+        try:
+            subprocess.run(locust_argv(warm, address, out / "warmup"), stdout=log, stderr=subprocess.STDOUT,
+                           preexec_fn=_pinned(client_cpus), timeout=seconds + 60, check=False)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError("the warm-up's Locust did not end in time") from None
+    print(f"warmed up for {seconds} s (reports in {out / 'warmup'})", flush=True)
+
+
 def locust_argv(args, address: str, out: Path) -> list[str]:
     argv = [sys.executable, "-m", "locust", "-f", str(args.locustfile or LOCUSTFILE), PROFILES[args.profile],
             "--headless", "--host", address, "-u", str(args.users), "-r", str(args.users),
@@ -297,6 +316,7 @@ def run(args) -> int:
             placed = sorted(set().union(*(p.cpu_affinity() for p in server.procs)))  # where it may run, as read
             print(f"server {server.address}, pids {[p.pid for p in server.procs]}, CPUs {placed}", flush=True)
             tables = server.tables(args.games) if rounds_each else []
+            warm_up(args, server.address, out, client_cpus)
             with open(out / "locust.log", "w", encoding="utf-8") as log:
                 cpu0, start = server.cpu(), time.monotonic()
                 reaped0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -330,7 +350,8 @@ def run(args) -> int:
     table, summary = summarize(stats, args.seconds, server_cpu, client_cpu)
     print_table(table, summary, _rows(out / "locust_failures.csv"))
     summary = {"profile": args.profile, "workers": args.workers, "users": args.users, "seconds": args.seconds,
-               "rate": args.rate, **summary, "server_cpus": placed, "out": str(out)}
+               "rate": args.rate, **summary, "server_cpus": placed, "warmup_s": getattr(args, "warmup", 0) or 0,
+               "out": str(out)}
     if rounds_each:
         summary["rounds_each"] = rounds_each
         summary["elapsed_s"] = round(elapsed, 1)

@@ -2,6 +2,7 @@
 calls over gRPC and Connect), ``payload_cost.py`` (an echo of N bytes), and the two experiment
 servers ``burn_serve.py`` and ``gc_serve.py``:
 short runs that must pace, answer every call and add up."""
+import csv
 import importlib.util
 import json
 import os
@@ -86,3 +87,11 @@ def test_the_server_runs_on_the_cpus_given_and_an_unknown_cpu_is_refused():
     out = subprocess.run([sys.executable, "-m", "referee.service.cli", "load", "--server-cpus", "4096"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "no CPU [4096]" in out.stderr
+
+
+def test_a_warm_up_runs_the_same_load_first_and_is_not_counted(tmp_path):
+    summary = referee_load("--profile", "noop", "--warmup", "3", "--out", str(tmp_path), env={})
+    assert summary["warmup_s"] == 3 and summary["failures"] == 0
+    assert summary["calls"] <= 50 * 3 * 1.2  # the measured 3 s at 50 calls/s only, not the warm-up's as well
+    warm = [r for r in csv.DictReader(open(tmp_path / "warmup" / "locust_stats.csv")) if r["Name"] == "Aggregated"]
+    assert int(warm[0]["Request Count"]) >= 50  # the warm-up ran its own calls
