@@ -84,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     base = sizes[0]
     extra = {size: round(statistics.median(a - b for a, b in zip(results[size], results[base])), 1) for size in sizes}
     for size in sizes[1:]:
-        print(f"{size} bytes each way: {extra[size]:+.1f} µs a call against {base} bytes (median of the rounds' differences)")
+        print(f"{size} bytes each way: {extra[size]:+.1f} µs a call against {base} bytes "
+              "(median of the rounds' differences)")
     print(json.dumps({"us_per_call": results, "extra_us_against_first": extra}))
     return 0
 

@@ -18,10 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game_contract import (abandon_all, check_deal_record, check_events, check_packed_size, check_settlement, choose,
-                           illegal_tries,
-                           deliveries, playout, seeded_digests)
+                           deliveries, illegal_tries, playout, seeded_digests)
 
-from referee.core import rng
+from referee.core import registry, rng
 from referee.core.errors import InvalidAction, Reason
 from referee.core.game import DealKey
 
@@ -39,7 +38,6 @@ def test_an_illegal_try_never_plays_a_card_the_actor_may_hold():
     """The contract's "a card another seat holds in secret" takes none the acting seat knows: a
     card that changed hands in 够级 4pl's exchange is known to giver and taker, and the taker may
     still hold it (a hypothesis example once drew such a card and saw its legal play accepted)."""
-    from referee.core import registry
     game = registry.get_game("gouji")
     options, shared_states = game.make_options("4pl"), 0
     for k in range(6):
