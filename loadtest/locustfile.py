@@ -83,6 +83,8 @@ def _arguments(parser):
     parser.add_argument("--referee-seed", type=int, default=0, help="seed of the users' choices")
     parser.add_argument("--referee-tables", type=int, default=50, help="BatchUser: tables per user")
     parser.add_argument("--referee-games", default="", help="comma-separated game ids (default: every registered game)")
+    parser.add_argument("--referee-seats", default="",
+                        help="seats of some games' tables, e.g. chuanpai=7,q783=6 (default: each game's own)")
     parser.add_argument("--referee-timeout-rate", type=float, default=-1.0,
                         help=f"share of tables with a seat that never answers (-1: {TIMEOUT_RATE})")
     parser.add_argument("--referee-rounds-each", type=int, default=0,
@@ -156,6 +158,7 @@ class RefereeUser(User):
         users = max(1, getattr(options, "num_users", 1) or 1)
         self.interval = users / rate if rate > 0 else 0.0
         self.only_games = getattr(options, "referee_games", "") or ""
+        self.seat_counts = seat_counts(getattr(options, "referee_seats", "") or "")
         self.rounds_each = getattr(options, "referee_rounds_each", 0) or 0
         timeouts = getattr(options, "referee_timeout_rate", -1.0)
         self.timeout_rate = TIMEOUT_RATE if timeouts is None or timeouts < 0 else timeouts
@@ -163,6 +166,11 @@ class RefereeUser(User):
 
     def on_stop(self):
         self.channel.close()
+
+    def dealt(self, game: str, deal: pb.DealResponse) -> None:
+        """Counts the deal by its seats ("chuanpai 7"; the summary's ``seats_dealt``)."""
+        self.environment.events.request.fire(request_type="seats", name=f"{game} {len(deal.views)}", response_time=0,
+                                             response_length=0, exception=None, context={})
 
     def pace(self) -> None:
         """Keep this user at its share of ``--referee-rate``."""
@@ -203,6 +211,16 @@ SHORT_CLOCK = {"clock": options_pb2.OptionValue(string_value="seconds"),
 CARD_IDS: dict[str, int] = {}  # game -> size of its card space (GameInfo.card_ids), for illegal tries
 KINDS: dict[str, frozenset] = {}  # game -> its action kind names (GameInfo.action_kinds), for illegal tries
 BALANCES: dict[str, tuple] = {}  # game -> its settlement values that add up to 0 (GameInfo.balances)
+
+
+def seat_counts(text: str) -> dict[str, int]:
+    """``chuanpai=7,q783=6`` -> {"chuanpai": 7, "q783": 6}: the seats of those games' deals.
+    Raises ValueError."""
+    counts = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        game, _, seats = item.partition("=")
+        counts[game.strip()] = int(seats)
+    return counts
 
 
 def game_mix(stub, only: str = "") -> tuple[list[tuple[str, str]], list[float]]:
@@ -354,11 +372,13 @@ class GameUser(RefereeUser):
         try:
             silent, silent_timeouts = -1, 0
             if self.rng.random() < self.timeout_rate:  # a seat that never answers: the owner's timer applies its defaults
-                deal = self.call("Deal", pb.DealRequest(game=game, preset=preset, options=SHORT_CLOCK))
+                deal = self.call("Deal", pb.DealRequest(game=game, preset=preset, options=SHORT_CLOCK,
+                                                         seats=self.seat_counts.get(game, 0)))
                 silent = self.rng.randrange(len(deal.views))
             else:
-                deal = self.call("Deal", pb.DealRequest(game=game, preset=preset))
+                deal = self.call("Deal", pb.DealRequest(game=game, preset=preset, seats=self.seat_counts.get(game, 0)))
             check_deal(deal)
+            self.dealt(game, deal)
             owner_views, server_time = deal.views, deal.server_time_ms
             table, seats = Table(deal), len(deal.views)
             hands = Hands(deal.views)
@@ -566,8 +586,9 @@ class BatchUser(RefereeUser):
         game_mix(self.stub, self.only_games)
         game, preset = chosen = choose_table(self.rng, self.rounds_each)
         try:
-            deal = self.call("Deal", pb.DealRequest(game=game, preset=preset))
+            deal = self.call("Deal", pb.DealRequest(game=game, preset=preset, seats=self.seat_counts.get(game, 0)))
             check_deal(deal)
+            self.dealt(game, deal)
         except (CheckFailed, grpc.RpcError):
             round_closed(self.environment, chosen, False, self.rounds_each)
             raise

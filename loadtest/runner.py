@@ -221,7 +221,8 @@ def locust_argv(args, address: str, out: Path) -> list[str]:
             "--referee-rate", str(args.rate), "--referee-seed", str(args.seed),
             "--referee-tables", str(args.tables), "--referee-games", args.games,
             "--referee-rounds-each", str(getattr(args, "rounds_each", 0) or 0),
-            "--referee-timeout-rate", str(getattr(args, "timeout_rate", -1.0))]
+            "--referee-timeout-rate", str(getattr(args, "timeout_rate", -1.0)),
+            "--referee-seats", getattr(args, "seats", "") or ""]
     if args.client_processes > 1:
         argv += ["--processes", str(args.client_processes)]
     return argv
@@ -260,6 +261,7 @@ def summarize(stats: list[dict], seconds: float, server_cpu: float, client_cpu: 
         "games_by_name": {r["Name"]: int(r["Request Count"]) - int(r["Failure Count"]) for r in games},
         # the owner's timeouts calls whose silent seat's default was checked applied (games profiles)
         "timeouts": sum(int(r["Request Count"]) for r in stats if r["Type"] == "timeouts"),
+        "seats_dealt": {r["Name"]: int(r["Request Count"]) for r in stats if r["Type"] == "seats"},  # "game N": deals
     }
     return table, summary
 
@@ -298,6 +300,9 @@ def run(args) -> int:
     if (server_cpus | client_cpus) - os.sched_getaffinity(0):
         print(f"referee load: no CPU {sorted((server_cpus | client_cpus) - os.sched_getaffinity(0))} here "
               f"(this process may run on {sorted(os.sched_getaffinity(0))})", file=sys.stderr)
+        return 2
+    if not re.fullmatch(r"(\w+=\d+(,\w+=\d+)*)?", getattr(args, "seats", "") or ""):
+        print("referee load: --seats is GAME=N[,GAME=N...], e.g. chuanpai=7", file=sys.stderr)
         return 2
     if rounds_each and (args.profile == "noop" or args.client_processes > 1):
         print("referee load: --rounds-each needs a profile that plays games and one Locust process",

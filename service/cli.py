@@ -469,6 +469,8 @@ def parser(game_commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--server-cpus", default="",
                    help="CPUs the server's processes run on, e.g. 1 or 0,1 (default: any)")
     p.add_argument("--client-cpus", default="", help="CPUs Locust runs on, e.g. 0 (default: any)")
+    p.add_argument("--seats", default="",
+                   help="seats of some games' tables, e.g. chuanpai=7,q783=6 (default: each game's own)")
     p.add_argument("--warmup", type=int, default=0,
                    help="seconds of the same load before the measured window (the server's caches filled)")
     p.add_argument("--locustfile", help=argparse.SUPPRESS)

@@ -95,3 +95,13 @@ def test_a_warm_up_runs_the_same_load_first_and_is_not_counted(tmp_path):
     assert summary["calls"] <= 50 * 3 * 1.2  # the measured 3 s at 50 calls/s only, not the warm-up's as well
     warm = [r for r in csv.DictReader(open(tmp_path / "warmup" / "locust_stats.csv")) if r["Name"] == "Aggregated"]
     assert int(warm[0]["Request Count"]) >= 50  # the warm-up ran its own calls
+
+
+def test_seats_deal_the_tables_of_a_game_with_that_many_seats():
+    seven = referee_load("--profile", "games", "--games", "chuanpai", "--seats", "chuanpai=7", env={})
+    assert set(seven["seats_dealt"]) == {"chuanpai 7"} and seven["failures"] == 0  # read off each deal's views
+    default = referee_load("--profile", "games", "--games", "chuanpai", env={})
+    assert set(default["seats_dealt"]) == {"chuanpai 4"}
+    out = subprocess.run([sys.executable, "-m", "referee.service.cli", "load", "--seats", "chuanpai:7"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "--seats is GAME=N" in out.stderr
