@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.core.errors import InvalidAction, Reason
+from referee.core.errors import IllegalAction, InvalidAction, Reason, error_for
 from referee.core.game import PASS, Action
 from referee.core.games.chuanpai import analysis as an
 from referee.core.games.chuanpai import game as g
@@ -471,6 +471,28 @@ def test_chuanpai_rule_4_6_an_extra_players_turned_card_of_id_0_is_his_to_keep_o
     assert G.check(state, Action(4, g.KEEP)).legal
     kept, _ = act(state, 4, g.KEEP)
     assert kept.hands[4] & 1 and kept.card == -1 and not G.codec.conforms(kept)
+
+
+def test_chuanpai_rule_4_6_another_discard_than_the_turned_card_is_a_rule_broken_not_a_malformed_action():
+    """A 7-seat load run drew these: an extra player with a turned card who discards another card
+    of his hand broke 4.6 (FAILED_PRECONDITION TURNED_ONLY, so Validate answers legal=false), one
+    he does not hold is CARDS_NOT_IN_HAND, and only a discard of more than one card is malformed."""
+    hands = ["[4:4]人牌 [5:6]斧头", "[5:5]梅子 [5:5]梅子", "[3:3]长三 [2:2]长二", "[1:6]高高 [1:2]丁丁", "[1:5]猫猫 [2:4]二四 [2:4]二四"]
+    state, _ = turn_up(table(hands, "[6:6]天牌")._replace(to_act=(), phase=g.TURN), 4)
+    assert state.card == 0 and state.to_act == (4,)
+    held = ids(state, 4, "[1:5]猫猫")
+    for other in (Action(4, g.DISCARD, held), Action(4, g.DISCARD, ranks=(TOKENS["[1:5]"],))):
+        refused = G.check(state, other)
+        assert refused.reason == g.TURNED_ONLY and "4.6" in refused.message
+        assert refused.reason in G.reasons and type(error_for(refused.reason, "")) is IllegalAction
+    not_held = next(c for c in range(84) if c != state.card and not state.hands[4] >> c & 1)
+    assert G.check(state, Action(4, g.DISCARD, (not_held,))).reason == Reason.CARDS_NOT_IN_HAND
+    lacks = G.check(state, Action(4, g.DISCARD, ranks=(TOKENS["[5:5]"],)))
+    assert lacks.reason == Reason.CARDS_NOT_IN_HAND and "[5:5]" in lacks.message
+    for malformed in (Action(4, g.DISCARD, (0,) + held), Action(4, g.DISCARD, ranks=(TOKENS["[6:6]"],) * 2),
+                      Action(4, g.DISCARD, (0,), ranks=(TOKENS["[1:5]"],))):
+        assert G.check(state, malformed).reason == Reason.BAD_ACTION
+    assert G.check(state, Action(4, g.DISCARD, (0,))).legal and G.check(state, Action(4, g.DISCARD)).legal
 
 
 def test_chuanpai_rule_6_1_an_extra_players_kept_card_wins_as_a_draw():

@@ -120,6 +120,7 @@ MELD_NAMES = ("pair", "an", "peng", "gang", "yan")
 TAKE_MELD = {PAIR: PAIR_M, PENG: PENG_M, GANG: GANG_M, YAN: YAN_M}
 
 MUST_TAKE, MUST_LAY, BREAKS_PAIR, NOT_COMPLETE = "MUST_TAKE", "MUST_LAY", "BREAKS_PAIR", "NOT_COMPLETE"
+TURNED_ONLY = "TURNED_ONLY"
 RULE_TEXT = {"5.4 a": "rule 5.4 a: the card raises your pairs M(H)",
              "5.4 b": "rule 5.4 b: you hold two identical cards not both paired (碰)",
              "5.4 c": "rule 5.4 c: 齐头 makes the 碰/扛 compulsory",
@@ -874,11 +875,18 @@ def check_turn(state: State, action: Action) -> Verdict:
         if state.card < 0:
             return Verdict.no(Reason.WRONG_PHASE, "KEEP is an extra player's choice for his turned card (4.6)")
         return Verdict.ok("keep the turned card", action=Action(seat, KEEP))
-    if state.card >= 0:
-        if action.cards not in ((), (state.card,)) or action.ranks not in ((), (KIND_OF[state.card],)):
-            return Verdict.no(Reason.BAD_ACTION, "rule 4.6: discard the turned card, or KEEP it and then discard")
-        return Verdict.ok("discard the turned card", action=Action(seat, DISCARD, (state.card,)))
     hand = state.hands[seat]
+    if state.card >= 0:
+        if action.cards in ((), (state.card,)) and action.ranks in ((), (KIND_OF[state.card],)):
+            return Verdict.ok("discard the turned card", action=Action(seat, DISCARD, (state.card,)))
+        if len(action.cards) > 1 or len(action.ranks) > 1 or (action.cards and action.ranks):
+            return Verdict.no(Reason.BAD_ACTION, "a discard is one card")
+        if action.cards and not hand >> action.cards[0] & 1:
+            return Verdict.no(Reason.CARDS_NOT_IN_HAND, f"not in hand: {NOTATION.format_cards(action.cards)}")
+        if action.ranks and not lowest(hand, action.ranks[0]):
+            return Verdict.no(Reason.CARDS_NOT_IN_HAND, f"hand lacks {KIND_TEXT[action.ranks[0]]}")
+        # a card of his hand: well formed, held, and against 4.6 (a rule broken, not a request malformed)
+        return Verdict.no(TURNED_ONLY, "rule 4.6: discard the turned card, or KEEP it and then discard")
     if action.cards:
         if len(action.cards) != 1:
             return Verdict.no(Reason.BAD_ACTION, "a discard is one card")
@@ -1020,6 +1028,7 @@ class Chuanpai(Game):
                           "your 过 card (5.6); the message names the rule",
                MUST_LAY: "a compulsory set is still to be laid down (4.4, 5.4 c, 3.5)",
                BREAKS_PAIR: "only an unpaired card may be discarded (5.5)",
+               TURNED_ONLY: "an extra player with a turned card keeps it or discards that card, no other (4.6)",
                NOT_COMPLETE: "the card does not complete your cards (6.1)"}
     counters = {"stock": "cards left in the stock", "toujia": "头家's seat", "turn": "the seat on turn; in a "
                 "claim window the discarder or turner", "round": "hands of the match before this one",
