@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from referee.core.errors import COMMON_REASONS, RefereeError
+from referee.core.errors import COMMON_REASONS, Reason, RefereeError
 from referee.core.game import ABANDON, END_ROUND, OUT_OF_PLAY, Action, Game, View, event_for
 
 MAX_STEPS = 5000  # no round of a registered game comes near: a playout past it does not end
@@ -166,13 +166,19 @@ def illegal_tries(game: Game, state, rnd: random.Random) -> list[Action]:
 
 
 def check_refusals(game: Game, state, rnd: random.Random) -> None:
-    """A refused action raises with a documented reason and changes nothing."""
+    """A refused action raises with a documented reason and changes nothing; an action of the
+    awaited seat naming a card it may not know is CARDS_NOT_IN_HAND, whatever else is wrong
+    with it (a rule broken is no malformed request: 川牌's extra player discarding another seat's
+    card was BAD_ACTION)."""
     reasons = set(COMMON_REASONS) | set(game.reasons)
     before = game.digest(state)
+    mine = set(game.secret_cards(state, state.to_act[0]))
     for action in illegal_tries(game, state, rnd):
         verdict = game.check(state, action)
         assert not verdict.legal, f"{game.id}: {action} accepted"
         assert verdict.reason in reasons, f"{game.id}: undocumented reason {verdict.reason}"
+        if action.seat == state.to_act[0] and action.cards and action.cards[0] not in mine:
+            assert verdict.reason == Reason.CARDS_NOT_IN_HAND, f"{game.id}: {action} refused {verdict}"
         try:
             game.apply(state, action)
         except RefereeError as error:
