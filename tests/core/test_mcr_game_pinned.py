@@ -904,3 +904,10 @@ def test_mcr_rule_12_the_calculator_is_told_the_last_tile_and_the_end_of_the_wal
     assert (hand({1: "W5", 3: "W5 W5"}, None).fourth_tile, hand({1: "W5", 3: "W5"}, None).fourth_tile) == (True, False)
     assert [(hand({}, live).wall_last, hand({}, live).fourth_tile) for live in (0, 1, 2)] == [
         (True, False), (False, False), (False, False)]
+
+
+def test_mcr_state_bytes_are_the_padded_state_the_readme_states():
+    # README "State tokens and keys": every mcr token seals a state padded to 2,847 bytes; a won
+    # hand's fans take two bytes each (id, count) for up to every fan of the table
+    assert MCR.state_bytes == 2847
+    assert MCR.codec.max_size() <= MCR.state_bytes
