@@ -875,18 +875,9 @@ def check_turn(state: State, action: Action) -> Verdict:
         if state.card < 0:
             return Verdict.no(Reason.WRONG_PHASE, "KEEP is an extra player's choice for his turned card (4.6)")
         return Verdict.ok("keep the turned card", action=Action(seat, KEEP))
-    hand = state.hands[seat]
-    if state.card >= 0:
-        if action.cards in ((), (state.card,)) and action.ranks in ((), (KIND_OF[state.card],)):
-            return Verdict.ok("discard the turned card", action=Action(seat, DISCARD, (state.card,)))
-        if len(action.cards) > 1 or len(action.ranks) > 1 or (action.cards and action.ranks):
-            return Verdict.no(Reason.BAD_ACTION, "a discard is one card")
-        if action.cards and not hand >> action.cards[0] & 1:
-            return Verdict.no(Reason.CARDS_NOT_IN_HAND, f"not in hand: {NOTATION.format_cards(action.cards)}")
-        if action.ranks and not lowest(hand, action.ranks[0]):
-            return Verdict.no(Reason.CARDS_NOT_IN_HAND, f"hand lacks {KIND_TEXT[action.ranks[0]]}")
-        # a card of his hand: well formed, held, and against 4.6 (a rule broken, not a request malformed)
-        return Verdict.no(TURNED_ONLY, "rule 4.6: discard the turned card, or KEEP it and then discard")
+    hand, turned = state.hands[seat], state.card
+    if turned >= 0 and action.cards in ((), (turned,)) and action.ranks in ((), (KIND_OF[turned],)):
+        return Verdict.ok("discard the turned card", action=Action(seat, DISCARD, (turned,)))
     if action.cards:
         if len(action.cards) != 1:
             return Verdict.no(Reason.BAD_ACTION, "a discard is one card")
@@ -900,6 +891,8 @@ def check_turn(state: State, action: Action) -> Verdict:
         card = ids[0]
     else:
         return Verdict.no(Reason.BAD_ACTION, "a discard is one card")
+    if turned >= 0:  # a card of his hand, while his turned card waits: a rule broken, not a request malformed
+        return Verdict.no(TURNED_ONLY, "rule 4.6: discard the turned card, or KEEP it and then discard")
     if KIND_OF[card] not in an.discardable(counts(hand)):
         return Verdict.no(BREAKS_PAIR, f"rule 5.5: {NOTATION.format_cards((card,))} is paired; discard an "
                                        "unpaired card")
