@@ -55,6 +55,8 @@ import gevent  # noqa: E402
 from locust import User, constant, events, task  # noqa: E402
 from locust.exception import StopUser  # noqa: E402
 
+from runner import seat_counts  # noqa: E402  (referee load's parser of --seats; Locust puts this folder on the path)
+
 from referee.service import bots  # noqa: E402
 from referee.service.credentials import bearer  # noqa: E402
 from referee.v1 import actions_pb2, options_pb2  # noqa: E402
@@ -211,16 +213,6 @@ SHORT_CLOCK = {"clock": options_pb2.OptionValue(string_value="seconds"),
 CARD_IDS: dict[str, int] = {}  # game -> size of its card space (GameInfo.card_ids), for illegal tries
 KINDS: dict[str, frozenset] = {}  # game -> its action kind names (GameInfo.action_kinds), for illegal tries
 BALANCES: dict[str, tuple] = {}  # game -> its settlement values that add up to 0 (GameInfo.balances)
-
-
-def seat_counts(text: str) -> dict[str, int]:
-    """``chuanpai=7,q783=6`` -> {"chuanpai": 7, "q783": 6}: the seats of those games' deals.
-    Raises ValueError."""
-    counts = {}
-    for item in filter(None, (part.strip() for part in text.split(","))):
-        game, _, seats = item.partition("=")
-        counts[game.strip()] = int(seats)
-    return counts
 
 
 def game_mix(stub, only: str = "") -> tuple[list[tuple[str, str]], list[float]]:

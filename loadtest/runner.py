@@ -73,6 +73,18 @@ def cpu_list(text: str) -> set[int]:
     return {int(c) for c in text.split(",") if c.strip()}
 
 
+def seat_counts(text: str) -> dict[str, int]:
+    """``chuanpai=7,q783=6`` -> {"chuanpai": 7, "q783": 6}: the seats of those games' deals (the
+    locustfile reads ``--seats`` with it). Raises ValueError."""
+    counts = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        game, equals, seats = item.partition("=")
+        if not equals or not game.strip():
+            raise ValueError(f"not GAME=N: {item!r}")
+        counts[game.strip()] = int(seats)
+    return counts
+
+
 def _pinned(cpus: set[int]):
     """A preexec_fn binding the child (and the threads and processes it starts) to ``cpus``, or
     None (the scheduler's choice)."""
@@ -301,7 +313,9 @@ def run(args) -> int:
         print(f"referee load: no CPU {sorted((server_cpus | client_cpus) - os.sched_getaffinity(0))} here "
               f"(this process may run on {sorted(os.sched_getaffinity(0))})", file=sys.stderr)
         return 2
-    if not re.fullmatch(r"(\w+=\d+(,\w+=\d+)*)?", getattr(args, "seats", "") or ""):
+    try:
+        seat_counts(getattr(args, "seats", "") or "")
+    except ValueError:
         print("referee load: --seats is GAME=N[,GAME=N...], e.g. chuanpai=7", file=sys.stderr)
         return 2
     if rounds_each and (args.profile == "noop" or args.client_processes > 1):
