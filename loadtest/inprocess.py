@@ -49,7 +49,13 @@ class Context:
 NOBODY = Context()
 
 
-def play(servicer: RefereeServicer, game: str, rounds: int, rng: random.Random) -> dict:
+def play(servicer: RefereeServicer, game: str, rounds: int, rng: random.Random, profile: str = "games",
+         seeds=None, counts: dict | None = None) -> dict:
+    """µs of thread CPU per call kind over ``rounds`` rounds of ``game`` played as the Locust
+    ``profile`` does (``games``: each awaited seat asks LegalActions, Validates half of its
+    choices, Plays; ``validate``: three Validates of legal choices a turn); ``seeds`` (an
+    iterator of bytes, for a server that takes callers' seeds) makes the rounds repeatable;
+    ``counts`` (call kind -> calls) is added to."""
     spent = {name: [0, 0.0] for name in ("LegalActions", "Validate", "Play", "Play (sealed answer)",
                                           "Play (owner applies answers)")}
 
@@ -61,7 +67,8 @@ def play(servicer: RefereeServicer, game: str, rounds: int, rng: random.Random) 
         return reply
 
     for _ in range(rounds):
-        deal = servicer.Deal(pb.DealRequest(game=game), NOBODY)
+        deal = servicer.Deal(pb.DealRequest(game=game, seed=next(seeds)) if seeds else pb.DealRequest(game=game),
+                             NOBODY)
         owner, seats = Context(deal.owner_credential), [Context(c) for c in deal.seat_credentials]
         state, to_act, seq, finished = deal.state, list(deal.to_act), deal.seq, False
         while not finished:
@@ -69,10 +76,11 @@ def play(servicer: RefereeServicer, game: str, rounds: int, rng: random.Random) 
             for seat in to_act:
                 legal = timed("LegalActions", servicer.LegalActions,
                               pb.LegalActionsRequest(state=state, seat=seat, expected_seq=seq), seats[seat])
+                checks = VALIDATES[profile](rng)
+                for _ in range(checks):
+                    timed("Validate", servicer.Validate, pb.ValidateRequest(
+                        state=state, action=rng.choice(legal.actions).action, expected_seq=seq), seats[seat])
                 action = rng.choice(legal.actions).action
-                if rng.random() < 0.5:
-                    timed("Validate", servicer.Validate,
-                          pb.ValidateRequest(state=state, action=action, expected_seq=seq), seats[seat])
                 start = time.thread_time()
                 played = servicer.Play(pb.PlayRequest(state=state, action=action, expected_seq=seq), seats[seat])
                 name = "Play (sealed answer)" if played.answer else "Play"
@@ -86,7 +94,17 @@ def play(servicer: RefereeServicer, game: str, rounds: int, rng: random.Random) 
                 reply = timed("Play (owner applies answers)", servicer.Play,
                               pb.PlayRequest(state=state, answers=answers, expected_seq=seq), owner)
             state, to_act, seq, finished = reply.state, list(reply.to_act), reply.seq, reply.finished
+            if not to_act and not finished:  # a claim window: who is asked is the owner's to know
+                to_act = list(servicer.GetView(pb.GetViewRequest(state=state, view_seat=0), owner).to_act)
+    if counts is not None:
+        for name, (n, _) in spent.items():
+            counts[name] = counts.get(name, 0) + n
     return {name: round(1e6 * s / n, 1) for name, (n, s) in spent.items() if n}
+
+
+# Validate calls per turn of a seat, as the Locust users make them (GamesUser: half the turns;
+# ValidateUser: three legal candidates; its illegal try is left out here)
+VALIDATES = {"games": lambda rng: int(rng.random() < 0.5), "validate": lambda rng: 3}
 
 
 def _random_round(servicer: RefereeServicer, game: str, rng: random.Random) -> None:

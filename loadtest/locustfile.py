@@ -55,7 +55,7 @@ import gevent  # noqa: E402
 from locust import User, constant, events, task  # noqa: E402
 from locust.exception import StopUser  # noqa: E402
 
-from runner import seat_counts  # noqa: E402  (referee load's parser of --seats; Locust puts this folder on the path)
+from runner import GAME_WEIGHTS, seat_counts  # noqa: E402  (shared with referee load; Locust puts this folder on the path)
 
 from referee.service import bots  # noqa: E402
 from referee.service.credentials import bearer  # noqa: E402
@@ -63,9 +63,6 @@ from referee.v1 import actions_pb2, options_pb2  # noqa: E402
 from referee.v1 import referee_service_pb2 as pb  # noqa: E402
 from referee.v1 import referee_service_pb2_grpc as pb_grpc  # noqa: E402
 
-# Relative weights of the games in the mix (only registered games are played, see game_mix); a
-# registered game not named here weighs 1.
-GAME_WEIGHTS = {"doudizhu": 10, "q783": 3, "gouji": 2, "mcr": 3, "chuanpai": 2}
 MAX_ACTIONS = 1000  # a round longer than this "does not finish"
 ILLEGAL_RATE = 0.03  # chance per turn of an illegal try (must be refused)
 ABANDON_RATE = 0.002  # chance per turn of an escape

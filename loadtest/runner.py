@@ -73,6 +73,11 @@ def cpu_list(text: str) -> set[int]:
     return {int(c) for c in text.split(",") if c.strip()}
 
 
+# Relative weights of the games in the Locust mix (only registered games are played, see the
+# locustfile's game_mix; instructions.py plays the same mix); a registered game not named here weighs 1.
+GAME_WEIGHTS = {"doudizhu": 10, "q783": 3, "gouji": 2, "mcr": 3, "chuanpai": 2}
+
+
 def seat_counts(text: str) -> dict[str, int]:
     """``chuanpai=7,q783=6`` -> {"chuanpai": 7, "q783": 6}: the seats of those games' deals (the
     locustfile reads ``--seats`` with it). Raises ValueError."""
