@@ -33,8 +33,9 @@ COUNTS = {"instructions": r"I\s+refs:\s+([\d,]+)", "I1 misses": r"I1\s+misses:\s
           "D1 misses": r"D1\s+misses:\s+([\d,]+)", "LL misses": r"LL misses:\s+([\d,]+)"}
 
 
-def workload(profile: str, warm: int, rounds: int, seed: int) -> int:
-    """Play ``warm`` + ``rounds`` rounds in process; the calls made in the last ``rounds``."""
+def workload(profile: str, warm: int, rounds: int, seed: int, only: str = "") -> int:
+    """Play ``warm`` + ``rounds`` rounds in process (of the games in the comma-separated ``only``,
+    or every registered game); the calls made in the last ``rounds``."""
     sys.path.insert(0, str(HERE.parent))
     from inprocess import play
     from runner import GAME_WEIGHTS
@@ -45,7 +46,7 @@ def workload(profile: str, warm: int, rounds: int, seed: int) -> int:
 
     servicer = RefereeServicer(Sealer(KeyRing.generate()), allow_caller_seed=True, time_source=lambda: 1.8e9)
     rng = random.Random(seed)
-    games = sorted(GAMES)
+    games = sorted(set(filter(None, only.split(","))) or GAMES)
     weights = [GAME_WEIGHTS.get(g, 1) for g in games]
     seeds = (hashlib.sha256(f"{seed}:{i}".encode()).digest() for i in range(1 << 30))
     counts: dict[str, int] = {}
@@ -54,12 +55,12 @@ def workload(profile: str, warm: int, rounds: int, seed: int) -> int:
     return sum(counts.values())
 
 
-def counted(profile: str, warm: int, rounds: int, seed: int) -> dict:
+def counted(profile: str, warm: int, rounds: int, seed: int, only: str = "") -> dict:
     """valgrind's totals for one run of the workload, and the calls it measured."""
     with tempfile.NamedTemporaryFile(suffix=".cachegrind") as out:
         run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=yes", f"--cachegrind-out-file={out.name}",
                               sys.executable, str(HERE), "--inner", "--profile", profile, "--warm", str(warm),
-                              "--rounds", str(rounds), "--seed", str(seed)],
+                              "--rounds", str(rounds), "--seed", str(seed), "--games", only],
                              capture_output=True, text=True, check=False,
                              env={**os.environ, "PYTHONHASHSEED": "0"})  # the same dict and set orders every run
     if run.returncode:
@@ -82,21 +83,29 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=8, help="rounds counted (the mix's games drawn from --seed)")
     p.add_argument("--warm", type=int, default=8, help="rounds played first, in both runs")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--games", default="", help="comma-separated game ids (default: every registered game)")
     p.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)  # the run valgrind watches
     args = p.parse_args(argv)
     if args.inner:
-        print(json.dumps({"calls": workload(args.profile, args.warm, args.rounds, args.seed)}))
+        print(json.dumps({"calls": workload(args.profile, args.warm, args.rounds, args.seed, args.games)}))
         return 0
     if args.rounds < 1:
         p.error("--rounds must be 1 or more")
+    from referee.core.registry import GAMES
+
+    unknown = set(filter(None, args.games.split(","))) - set(GAMES)
+    if unknown:
+        p.error(f"no game {', '.join(sorted(unknown))} (games: {', '.join(sorted(GAMES))})")
     with ThreadPoolExecutor(2) as pool:  # the two runs side by side: the counts do not mind
-        base, full = pool.map(lambda n: counted(args.profile, args.warm, n, args.seed), (0, args.rounds))
+        base, full = pool.map(lambda n: counted(args.profile, args.warm, n, args.seed, args.games), (0, args.rounds))
     calls = full["calls"]
     per_call = {name: round((full[name] - base[name]) / calls) for name in COUNTS}
-    print(f"{args.profile} profile, {args.rounds} rounds after {args.warm} (seed {args.seed}): {calls} calls")
+    print(f"{args.profile} profile, {args.games or 'every game'}, {args.rounds} rounds after {args.warm} "
+          f"(seed {args.seed}): {calls} calls")
     for name, value in per_call.items():
         print(f"  {name:<13} {value:>10,} a call")
-    print(json.dumps({"profile": args.profile, "rounds": args.rounds, "warm": args.warm, "seed": args.seed,
+    print(json.dumps({"profile": args.profile, "games": args.games, "rounds": args.rounds, "warm": args.warm,
+                      "seed": args.seed,
                       "calls": calls, "per_call": per_call,
                       "pythonpath": os.environ.get("PYTHONPATH", "")}))
     return 0
