@@ -53,9 +53,9 @@ def play(servicer: RefereeServicer, game: str, rounds: int, rng: random.Random, 
          seeds=None, counts: dict | None = None) -> dict:
     """µs of thread CPU per call kind over ``rounds`` rounds of ``game`` played as the Locust
     ``profile`` does (``games``: each awaited seat asks LegalActions, Validates half of its
-    choices, Plays; ``validate``: three Validates of legal choices a turn); ``seeds`` (an
-    iterator of bytes, for a server that takes callers' seeds) makes the rounds repeatable;
-    ``counts`` (call kind -> calls) is added to."""
+    choices, Plays; ``validate``: three Validates of legal candidates, then Plays another);
+    ``seeds`` (an iterator of bytes, for a server that takes callers' seeds) makes the rounds
+    repeatable; ``counts`` (call kind -> calls) is added to."""
     spent = {name: [0, 0.0] for name in ("LegalActions", "Validate", "Play", "Play (sealed answer)",
                                           "Play (owner applies answers)")}
 
@@ -65,6 +65,9 @@ def play(servicer: RefereeServicer, game: str, rounds: int, rng: random.Random, 
         spent[name][0] += 1
         spent[name][1] += time.thread_time() - start
         return reply
+
+    def validate(state, action, seq, context):
+        timed("Validate", servicer.Validate, pb.ValidateRequest(state=state, action=action, expected_seq=seq), context)
 
     for _ in range(rounds):
         deal = servicer.Deal(pb.DealRequest(game=game, seed=next(seeds)) if seeds else pb.DealRequest(game=game),
@@ -76,11 +79,14 @@ def play(servicer: RefereeServicer, game: str, rounds: int, rng: random.Random, 
             for seat in to_act:
                 legal = timed("LegalActions", servicer.LegalActions,
                               pb.LegalActionsRequest(state=state, seat=seat, expected_seq=seq), seats[seat])
-                checks = VALIDATES[profile](rng)
-                for _ in range(checks):
-                    timed("Validate", servicer.Validate, pb.ValidateRequest(
-                        state=state, action=rng.choice(legal.actions).action, expected_seq=seq), seats[seat])
-                action = rng.choice(legal.actions).action
+                if profile == "validate":  # a frontend checks candidates, then plays one
+                    for _ in range(FRONTEND_CHECKS):
+                        validate(state, rng.choice(legal.actions).action, seq, seats[seat])
+                    action = rng.choice(legal.actions).action
+                else:  # a backend sometimes checks the move it is about to play
+                    action = rng.choice(legal.actions).action
+                    if rng.random() < 0.5:
+                        validate(state, action, seq, seats[seat])
                 start = time.thread_time()
                 played = servicer.Play(pb.PlayRequest(state=state, action=action, expected_seq=seq), seats[seat])
                 name = "Play (sealed answer)" if played.answer else "Play"
@@ -102,9 +108,8 @@ def play(servicer: RefereeServicer, game: str, rounds: int, rng: random.Random, 
     return {name: round(1e6 * s / n, 1) for name, (n, s) in spent.items() if n}
 
 
-# Validate calls per turn of a seat, as the Locust users make them (GamesUser: half the turns;
-# ValidateUser: three legal candidates; its illegal try is left out here)
-VALIDATES = {"games": lambda rng: int(rng.random() < 0.5), "validate": lambda rng: 3}
+# the locustfile's ValidateUser: legal candidates validated a turn (its illegal try is left out here)
+FRONTEND_CHECKS = 3
 
 
 def _random_round(servicer: RefereeServicer, game: str, rng: random.Random) -> None:

@@ -9,8 +9,10 @@ instructions it executes, its first-level instruction and data cache misses (val
 of this machine's caches) and its last-level misses. Seconds on this shared machine move by
 ±15% from one run to the next; these counts do not (the key and the tokens' nonces are random, so
 a few instructions of hashing move: two runs agree within a ten-thousandth), so a change of a
-few per cent in our code shows here when the load test cannot see it. Run it on two commits (or
-with ``PYTHONPATH`` set to another build) to compare them.
+few per cent in our code shows here when the load test cannot see it. To compare two builds,
+load both the same way (each a copy of the package on ``PYTHONPATH``): the process's memory
+layout moves what is hashed by address, and a build installed against the same build on
+``PYTHONPATH`` read 2.5% apart in the games profile.
 
     .venv/bin/python loadtest/instructions.py --profile validate --rounds 8
 """

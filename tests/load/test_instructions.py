@@ -45,6 +45,19 @@ def test_the_workload_is_the_same_calls_from_the_same_seed():
     assert instructions.workload("games", 1, 2, seed=4) == instructions.workload("games", 1, 2, seed=4) > 0
 
 
+def test_a_subset_of_games_plays_only_those(monkeypatch):
+    played = []
+    monkeypatch.setattr("inprocess.play", lambda servicer, game, *a, **k: played.append(game))
+    instructions.workload("games", 2, 3, seed=5, only="jielong,bidaxiao,")
+    assert len(played) == 5 and set(played) <= {"jielong", "bidaxiao"}
+
+
+def test_an_unknown_game_is_refused_before_valgrind_runs(capsys):
+    with pytest.raises(SystemExit) as stop:
+        instructions.main(["--games", "gouji,nope"])
+    assert stop.value.code == 2 and "no game nope" in capsys.readouterr().err
+
+
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
 def test_a_counted_run_gives_the_same_instructions_twice():
     def run():
