@@ -49,7 +49,6 @@ from .rules import BEAT, BURN, MINGDIAN, NONE, NOT_ASKED, PASS_ONLY, SEATS, YUDI
 
 YUDIAN_PHASE, TRIBUTE, MINGDIAN_PHASE, GEMING, PLAYING, FINISHED = range(6)
 ALL = (1 << SEATS) - 1
-_MATES = tuple(tuple(s for s in range(SEATS) if s != v and team(s) == team(v)) for v in range(SEATS))  # 1.1
 # what an Ask of the queue is about
 T_CALL, T_MEN, T_SHAO, T_DIAN, T_LUO, T_RETURN, T_REVOLT, T_YAOTOU = range(8)
 KIND_TASK = {"men": T_MEN, "shao": T_SHAO, "dian": T_DIAN, "luo": T_LUO}
@@ -877,32 +876,29 @@ class Gouji(Game):
                     "revolutionary": state.rev, "siji_left": state.yaotou_left, "round": state.match.round,
                     "ju": state.match.number, "void": state.void}
         phase = self.phases[state.phase].name
-        hands = state.hands
-        payer, asker = (state.asking[0].to, state.asking[0].seat) if state.offer else (-1, -1)
+        payer = state.asking[0].to if state.offer else -1
+        offered = cardlib.from_mask(state.offer) if state.offer else ()
         # what every viewer sees alike is built once and shared (the servicer converts a shared
         # part once): each seat's public view, the played cards, the cards on top
         public = tuple(SeatView(h.bit_count(), team=team(s), cards={},
                                 counters={"place": state.places[s], "burning": state.burns[s], "call": state.calls[s],
                                           "revolution": state.revolution >> s & 1})
-                       for s, h in enumerate(hands))
+                       for s, h in enumerate(state.hands))
         played = {"played": cardlib.from_mask(state.played)}
         top_seat, top_cards = trick.top_seat if trick.top else -1, cardlib.from_mask(trick.top_cards)
         views = []
         for viewer in seat_list:
-            # what this viewer sees more than the public views: the tribute offered (its payer and
-            # asker) and a team-mate's hand it may know (18.1); most viewers share ``public`` as is
-            shown = {}
-            if viewer >= 0 and viewer in (payer, asker):
-                shown[payer] = {"offered": cardlib.from_mask(state.offer)}
-            if viewer >= 0:
-                allowed = known.allowed(viewer)
-                for s in _MATES[viewer]:
-                    if hands[s] and not hands[s] & ~allowed:
-                        shown.setdefault(s, {})["hand"] = cardlib.from_mask(hands[s])
-            seat_views = tuple(public[s]._replace(cards=shown[s]) if s in shown else public[s]
-                               for s in range(SEATS)) if shown else public
-            views.append(View(viewer, phase, state.to_act, cardlib.from_mask(hands[viewer]) if viewer >= 0 else (),
-                              seat_views, played, table, top_seat, top_cards, counters, state.finished))
+            allowed = known.allowed(viewer)
+            seat_views = []
+            for s, h in enumerate(state.hands):
+                cards = {}
+                if s == payer and viewer in (payer, state.asking[0].seat):
+                    cards["offered"] = offered
+                if viewer >= 0 and s != viewer and team(s) == team(viewer) and h and not h & ~allowed:
+                    cards["hand"] = cardlib.from_mask(h)
+                seat_views.append(public[s]._replace(cards=cards) if cards else public[s])
+            views.append(View(viewer, phase, state.to_act, cardlib.from_mask(state.hands[viewer]) if viewer >= 0 else (),
+                              tuple(seat_views), played, table, top_seat, top_cards, counters, state.finished))
         return views
 
     def left(self, state):
