@@ -2,7 +2,8 @@
 step that cards are conserved, every listed legal action passes check, a refused action changes
 nothing, pack/unpack round-trips, views hide what the game says is secret and show only
 documented keys, events reach only the seats allowed; settlements balance; replays and other
-processes reproduce the digests; every seat count, preset and the next round of a match deal.
+processes reproduce the digests; every seat count, preset and the next round of a match deal;
+options combined at random (any seat count) are refused at the deal (BAD_OPTION) or keep all that.
 """
 from __future__ import annotations
 
@@ -32,6 +33,41 @@ SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[Healt
 def test_random_playouts_keep_the_contract(game_preset, seed, choices):
     game, options = game_preset
     playout(game, seed, random.Random(choices), options=options)
+
+
+@st.composite
+def option_overrides(draw, game):
+    """Some of ``game``'s options set to values of their declared type and range (bools, ints
+    within their bounds, enums from their values); the rest left at the preset's."""
+    overrides = {}
+    for info in game.option_infos():
+        if not draw(st.booleans()):
+            continue
+        if info.type == "bool":
+            overrides[info.name] = draw(st.booleans())
+        elif info.type == "int":
+            low = info.minimum if info.minimum is not None else 0
+            high = info.maximum if info.maximum is not None else low + 10
+            overrides[info.name] = draw(st.integers(low, min(high, low + 20)))
+        elif info.allowed:
+            overrides[info.name] = draw(st.sampled_from(info.allowed))
+    return overrides
+
+
+@SETTINGS
+@given(data=st.data(), choices=st.integers(0, 2**32))
+def test_random_option_sets_keep_the_contract(game, data, choices):
+    """Options combined as no preset does, at any seat count: a combination the game cannot
+    deal is refused at the deal (BAD_OPTION), any other plays under the whole contract."""
+    preset = data.draw(st.sampled_from(["", *game.presets]))
+    seats = data.draw(st.integers(game.min_seats, game.max_seats))
+    try:
+        options = game.make_options(preset, data.draw(option_overrides(game)))
+        game.deal(options, b"options", b"contract", seats)
+    except InvalidAction as refused:
+        assert refused.reason == Reason.BAD_OPTION, refused
+        return
+    playout(game, b"options", random.Random(choices), options=options, seats=seats)
 
 
 def test_an_illegal_try_never_plays_a_card_the_actor_may_hold():
