@@ -24,6 +24,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -98,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(filter(None, args.games.split(","))) - set(GAMES)
     if unknown:
         p.error(f"no game {', '.join(sorted(unknown))} (games: {', '.join(sorted(GAMES))})")
+    if shutil.which("valgrind") is None:
+        p.error("valgrind is not installed (Debian: apt-get install valgrind)")
     with ThreadPoolExecutor(2) as pool:  # the two runs side by side: the counts do not mind
         base, full = pool.map(lambda n: counted(args.profile, args.warm, n, args.seed, args.games), (0, args.rounds))
     calls = full["calls"]
@@ -107,8 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, value in per_call.items():
         print(f"  {name:<13} {value:>10,} a call")
     print(json.dumps({"profile": args.profile, "games": args.games, "rounds": args.rounds, "warm": args.warm,
-                      "seed": args.seed,
-                      "calls": calls, "per_call": per_call,
+                      "seed": args.seed, "calls": calls, "per_call": per_call,
                       "pythonpath": os.environ.get("PYTHONPATH", "")}))
     return 0
 

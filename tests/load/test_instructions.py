@@ -58,6 +58,13 @@ def test_an_unknown_game_is_refused_before_valgrind_runs(capsys):
     assert stop.value.code == 2 and "no game nope" in capsys.readouterr().err
 
 
+def test_without_valgrind_it_says_so(monkeypatch, capsys):
+    monkeypatch.setattr(instructions.shutil, "which", lambda name: None)
+    with pytest.raises(SystemExit) as stop:
+        instructions.main(["--rounds", "1"])
+    assert stop.value.code == 2 and "valgrind is not installed" in capsys.readouterr().err
+
+
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
 def test_a_counted_run_gives_the_same_instructions_twice():
     def run():
