@@ -28,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import stages_serve  # noqa: E402  (the step timers)
+from runner import FRONTEND_CHECKS, VALIDATE_RATE  # noqa: E402  (the calls of a turn, as the Locust users make them)
 
 from referee.core.registry import GAMES  # noqa: E402
 from referee.service.credentials import bearer  # noqa: E402
@@ -85,7 +86,7 @@ def play(servicer: RefereeServicer, game: str, rounds: int, rng: random.Random, 
                     action = rng.choice(legal.actions).action
                 else:  # a backend sometimes checks the move it is about to play
                     action = rng.choice(legal.actions).action
-                    if rng.random() < 0.5:
+                    if rng.random() < VALIDATE_RATE:
                         validate(state, action, seq, seats[seat])
                 start = time.thread_time()
                 played = servicer.Play(pb.PlayRequest(state=state, action=action, expected_seq=seq), seats[seat])
@@ -106,10 +107,6 @@ def play(servicer: RefereeServicer, game: str, rounds: int, rng: random.Random, 
         for name, (n, _) in spent.items():
             counts[name] = counts.get(name, 0) + n
     return {name: round(1e6 * s / n, 1) for name, (n, s) in spent.items() if n}
-
-
-# the locustfile's ValidateUser: legal candidates validated a turn (its illegal try is left out here)
-FRONTEND_CHECKS = 3
 
 
 def _random_round(servicer: RefereeServicer, game: str, rng: random.Random) -> None:

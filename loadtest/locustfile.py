@@ -55,7 +55,7 @@ import gevent  # noqa: E402
 from locust import User, constant, events, task  # noqa: E402
 from locust.exception import StopUser  # noqa: E402
 
-from runner import GAME_WEIGHTS, seat_counts  # noqa: E402  (shared with referee load; Locust puts this folder on the path)
+from runner import FRONTEND_CHECKS, GAME_WEIGHTS, VALIDATE_RATE, seat_counts  # noqa: E402  (shared with referee load; Locust puts this folder on the path)
 
 from referee.service import bots  # noqa: E402
 from referee.service.credentials import bearer  # noqa: E402
@@ -69,8 +69,6 @@ ABANDON_RATE = 0.002  # chance per turn of an escape
 TIMEOUT_RATE = 0.03  # chance a table has a seat that never answers (clock "seconds", 2 s): the owner applies its defaults
 AUTOPLAY_AFTER = 3  # a silent seat's timeouts before the owner puts it on autoplay (托管)
 CLOCK_MARGIN_MS = 600  # the server's clock tolerance (500 ms) and a little: when the owner asks for the defaults
-VALIDATE_RATE = 0.5  # GamesUser: chance a chosen action is validated before it is played
-FRONTEND_CHECKS = 3  # ValidateUser: legal candidates checked per turn (plus one illegal try)
 CHANNEL_OPTIONS = [("grpc.use_local_subchannel_pool", 1)]  # one connection per user: workers share users
 _USER_NUMBERS = itertools.count()
 

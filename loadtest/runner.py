@@ -76,6 +76,9 @@ def cpu_list(text: str) -> set[int]:
 # Relative weights of the games in the Locust mix (only registered games are played, see the
 # locustfile's game_mix; instructions.py plays the same mix); a registered game not named here weighs 1.
 GAME_WEIGHTS = {"doudizhu": 10, "q783": 3, "gouji": 2, "mcr": 3, "chuanpai": 2}
+# the calls of a seat's turn (the locustfile's users; inprocess.py plays the same)
+VALIDATE_RATE = 0.5  # GamesUser: chance a chosen action is validated before it is played
+FRONTEND_CHECKS = 3  # ValidateUser: legal candidates checked per turn (plus one illegal try)
 
 
 def seat_counts(text: str) -> dict[str, int]:
