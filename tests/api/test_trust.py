@@ -419,7 +419,8 @@ def test_tokens_of_a_game_have_one_length_over_1000_deals(prod, game):
             table.stub, table.deal, table.state, table.to_act = stub, deal, deal.state, list(deal.to_act)
             table.owner = (bearer(deal.owner_credential),)
             table.seats = [(bearer(c),) for c in deal.seat_credentials]
-            for _ in range(20):
+            finished = bool(deal.views) and deal.views[0].finished  # a 川牌 deal may end the round at once
+            for _ in range(0 if finished else 20):
                 reply = table.advance(rnd)
                 lengths.add(len(reply.state))
                 if reply.finished:
