@@ -102,7 +102,7 @@ def _perf_records() -> bool:
 @pytest.mark.skipif(not _perf_records(), reason="needs perf, allowed to record")
 def test_a_real_run_splits_the_servers_cpu_into_parts_that_add_up():
     out = subprocess.run([sys.executable, str(LOADTEST / "native_split.py"), "--profiles", "noop,validate",
-                          "--seconds", "12", "--record", "3", "--users", "4", "--rate", "200"],
+                          "--seconds", "18", "--record", "3", "--users", "4", "--rate", "200"],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     result = json.loads(out.stdout.strip().splitlines()[-1])
