@@ -18,7 +18,9 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import os
 import re
+import signal
 import shutil
 import statistics
 import subprocess
@@ -109,8 +111,8 @@ def measured(profile: str, rate: float, seconds: int, record: int, users: int, f
         lines.extend(load.stdout)
         load.wait(120)
     finally:
-        if load.poll() is None:
-            load.terminate()
+        if load.poll() is None:  # its own session: the server and Locust go with it
+            os.killpg(load.pid, signal.SIGTERM)
             load.wait(30)
     if not lines or not lines[-1].startswith("{"):
         raise SystemExit(f"referee load --profile {profile} printed no summary:\n" + "".join(lines[-20:]))
