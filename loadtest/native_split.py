@@ -29,6 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load_cli import referee, until_users_run  # noqa: E402
+from runner import PROFILES  # noqa: E402
+
 PARTS = (  # (part, what a shared object's name starts with), the first match wins
     ("kernel", ("[kernel",)),
     ("gRPC core (C)", ("cygrpc",)),
@@ -55,7 +59,7 @@ def shares(report: str) -> dict[str, float]:
     found: collections.Counter = collections.Counter()
     for line in report.splitlines():
         m = LINE.match(line)
-        if m and not line.lstrip().startswith("#"):
+        if m:
             found[part_of(m["dso"])] += float(m["share"]) / 100
     if not found:
         raise SystemExit(f"no samples in perf's report:\n{report[-2000:]}")
@@ -83,22 +87,13 @@ def perf_report(data: Path, sort: str) -> str:
 
 def measured(profile: str, rate: float, seconds: int, record: int, users: int, folder: Path) -> dict:
     """One profile: the run's summary, the parts' shares and the kernel's top symbols."""
-    referee = shutil.which("referee", path=str(Path(sys.executable).parent)) or "referee"
-    load = subprocess.Popen([referee, "load", "--workers", "1", "--users", str(users), "--seconds", str(seconds),
+    load = subprocess.Popen([referee(), "load", "--workers", "1", "--users", str(users), "--seconds", str(seconds),
                              "--profile", profile, "--rate", str(rate), "--out", str(folder / profile)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
                             start_new_session=True)
-    lines, pid, left = [], None, None
+    lines: list[str] = []
     try:
-        for line in load.stdout:  # the worker's pid, then the users running ("  6.0/30 s  users   20 ...")
-            lines.append(line)
-            if pid is None and (m := re.search(r"pids \[(\d+)", line)):
-                pid = int(m[1])
-            if pid is not None and (m := re.search(r"([\d.]+)/(\d+) s +users +[1-9]", line)):
-                left = float(m[2]) - float(m[1])
-                break
-        if pid is None or left is None:
-            raise SystemExit("referee load printed no server pid or no running users:\n" + "".join(lines[-20:]))
+        pid, left = until_users_run(load.stdout, lines)
         time.sleep(1)
         if record > left - 3:  # the samples must end while the users still run
             raise SystemExit(f"--record {record} s does not fit the {left:.0f} s left of the run: a longer --seconds")
@@ -158,9 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=1, help="each profile this many times, in turn")
     args = p.parse_args(argv)
     profiles = [x for x in args.profiles.split(",") if x]
-    known = {"noop", "validate", "games", "batch", "mixed", "clock"}
-    if not profiles or set(profiles) - known:
-        p.error(f"profiles are some of {', '.join(sorted(known))}")
+    if not profiles or set(profiles) - set(PROFILES):
+        p.error(f"profiles are some of {', '.join(sorted(PROFILES))}")
     if args.record >= args.seconds - 3:
         p.error("--record must leave the run's first seconds and its end out: at most --seconds minus 4")
     if shutil.which("perf") is None:
@@ -178,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     lines, medians = table(runs)
     print("\n".join(lines))
     print(json.dumps({"rate": args.rate, "rounds": args.rounds, "per_call_us": medians,
-                      "runs": {p: [{k: v for k, v in r.items()} for r in rs] for p, rs in runs.items()}}))
+                      "runs": runs}))
     return 0
 
 

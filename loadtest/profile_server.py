@@ -27,6 +27,9 @@ from pathlib import Path
 import psutil
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from load_cli import referee, until_users_run  # noqa: E402
+
 GRPC = "gRPC Python and the rest (with the GIL)"
 FRAME = re.compile(r"^(?P<func>.*) \((?P<file>[^()]*?)(?::(?P<line>\d+))?\)$")
 
@@ -92,27 +95,17 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    referee = shutil.which("referee") or str(Path(sys.executable).with_name("referee"))
     pyspy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     counts = (out / "instrumented.json").resolve()
     env = dict(os.environ, REFEREE_INSTRUMENT_OUT=str(counts))
-    load = subprocess.Popen([referee, "load", "--workers", "1", "--profile", args.profile, "--users", str(args.users),
+    load = subprocess.Popen([referee(), "load", "--workers", "1", "--profile", args.profile, "--users", str(args.users),
                              "--seconds", str(args.seconds + 10), "--rate", str(args.rate), "--games", args.games,
                              "--threads", str(args.threads), "--out", str(out / "load"),
                              "--server-script", str(HERE / "instrumented_serve.py")],
                             stdout=subprocess.PIPE, text=True, bufsize=1, env=env)
-    lines, pid = [], None
+    lines: list[str] = []
     try:
-        for line in load.stdout:  # wait for the worker's pid, then for the users to run
-            lines.append(line)
-            sys.stdout.write(line)
-            if pid is None and (m := re.search(r"pids \[(\d+)", line)):
-                pid = int(m[1])
-            if pid is not None and re.search(r"users +[1-9]", line):
-                break
-        if pid is None:
-            print("no server pid seen", file=sys.stderr)
-            return 2
+        pid, _ = until_users_run(load.stdout, lines, echo=sys.stdout.write)
         time.sleep(1)
         raw = out / "pyspy.txt"
         worker = psutil.Process(pid)

@@ -74,8 +74,21 @@ def test_the_table_scales_shares_by_each_runs_cpu_and_subtracts_the_noop_call():
     assert [line.split()[-1] for line in over if line.startswith(("kernel", "protobuf"))] == ["-10.0", "+60.0"]
 
 
+def test_the_run_is_followed_until_its_users_run():
+    from load_cli import until_users_run  # loadtest/ is on the path since native_split is loaded
+
+    out = ["referee load: profile noop, 1 worker(s)\n", "server 127.0.0.1:4000, pids [4321], CPUs [0, 1]\n",
+           "    2.0/25 s  users    0  requests        0\n", "    6.5/25 s  users   20  requests 5000\n",
+           "    8.5/25 s  users   20  requests 7400\n"]
+    seen, echoed = [], []
+    assert until_users_run(iter(out), seen, echo=echoed.append) == (4321, 18.5)
+    assert seen == echoed == out[:4]  # nothing read past the first line with users
+    with pytest.raises(SystemExit, match="no running users"):
+        until_users_run(iter(out[:3]), [])
+
+
 def test_arguments_are_checked_before_anything_runs(capsys):
-    for argv, said in ((["--profiles", "noop,nope"], "profiles are some of"),
+    for argv, said in ((["--profiles", "noop,nope"], "profiles are some of"), (["--profiles", "mixed"], "profiles are"),
                        (["--seconds", "10", "--record", "8"], "--record must leave")):
         with pytest.raises(SystemExit) as stop:
             native.main(argv)
