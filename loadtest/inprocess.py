@@ -8,7 +8,13 @@ per LegalActions, Validate and Play (a seat's sealed answer and the owner's Play
 answers apart), then the steps timed by ``stages_serve.py`` (the same wrappers, so the numbers
 compare with a server under load):
 
-    .venv/bin/python loadtest/inprocess.py --rounds 40
+    .venv/bin/python loadtest/inprocess.py --rounds 40 [--profile validate]
+
+``--evict MB`` plays each round twice from the same seeds, warm and with MB of cache lines
+written over before every call (what a served call meets: gRPC's, the kernel's and the load
+client's memory in between), and prints both per call kind, and for the profile's mix of games:
+
+    .venv/bin/python loadtest/inprocess.py --evict 16 --rounds 4 --profile validate
 
 ``--memory SECONDS`` instead plays rounds (a fifth of them MCR) for that long with no timers,
 then prints the process's peak RSS and how full each bounded cache is, and what 4,096 entries
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
 import json
 import random
 import resource
@@ -28,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import stages_serve  # noqa: E402  (the step timers)
-from runner import FRONTEND_CHECKS, VALIDATE_RATE  # noqa: E402  (the calls of a turn, as the Locust users make them)
+from runner import FRONTEND_CHECKS, GAME_WEIGHTS, VALIDATE_RATE  # noqa: E402  (the calls of a turn, as the Locust users make them)
 
 from referee.core.registry import GAMES  # noqa: E402
 from referee.service.credentials import bearer  # noqa: E402
@@ -50,17 +57,35 @@ class Context:
 NOBODY = Context()
 
 
+class Evictor:
+    """Called before each timed call: writes one byte of every 64-byte line of a buffer of
+    ``megabytes``, so the call finds what the last one left in the caches evicted, as a served
+    call finds it after gRPC's, the kernel's and the load client's work in between."""
+
+    LINE = 64
+
+    def __init__(self, megabytes: float):
+        self.buffer = bytearray(int(megabytes * (1 << 20)))
+        self.zeros = bytes(len(range(0, len(self.buffer), self.LINE)))
+
+    def __call__(self) -> None:
+        self.buffer[::self.LINE] = self.zeros
+
+
 def play(servicer: RefereeServicer, game: str, rounds: int, rng: random.Random, profile: str = "games",
-         seeds=None, counts: dict | None = None) -> dict:
+         seeds=None, counts: dict | None = None, evict=None) -> dict:
     """µs of thread CPU per call kind over ``rounds`` rounds of ``game`` played as the Locust
     ``profile`` does (``games``: each awaited seat asks LegalActions, Validates half of its
     choices, Plays; ``validate``: three Validates of legal candidates, then Plays another);
     ``seeds`` (an iterator of bytes, for a server that takes callers' seeds) makes the rounds
-    repeatable; ``counts`` (call kind -> calls) is added to."""
+    repeatable; ``counts`` (call kind -> calls) is added to; ``evict`` (an Evictor) runs
+    before each timed call, outside its time."""
     spent = {name: [0, 0.0] for name in ("LegalActions", "Validate", "Play", "Play (sealed answer)",
                                           "Play (owner applies answers)")}
 
     def timed(name, method, request, context):
+        if evict is not None:
+            evict()
         start = time.thread_time()
         reply = method(request, context)
         spent[name][0] += 1
@@ -88,6 +113,8 @@ def play(servicer: RefereeServicer, game: str, rounds: int, rng: random.Random, 
                     action = rng.choice(legal.actions).action
                     if rng.random() < VALIDATE_RATE:
                         validate(state, action, seq, seats[seat])
+                if evict is not None:
+                    evict()
                 start = time.thread_time()
                 played = servicer.Play(pb.PlayRequest(state=state, action=action, expected_seq=seq), seats[seat])
                 name = "Play (sealed answer)" if played.answer else "Play"
@@ -149,18 +176,78 @@ def memory(seconds: float, rng: random.Random) -> dict:
             "state_cache_mb_held_after_filling": state_cache}
 
 
+def warm_and_cold(rounds: int, seed: int, megabytes: float, profile: str = "validate",
+                  games: list[str] | None = None) -> dict:
+    """{game: {"warm"|"cold": {call kind: µs a call, "all": ..., "calls": n}}}, and under "mix":
+    ``rounds`` rounds of each game, each played twice from the same seeds, so with the same
+    calls: once warm and once with the caches evicted before every call (``Evictor``; which of
+    the two goes first alternates). "mix" weighs the games as ``referee load`` deals them
+    (``runner.GAME_WEIGHTS``, by their calls)."""
+    servicer = RefereeServicer(Sealer(KeyRing.generate()), allow_caller_seed=True, time_source=lambda: 1.8e9)
+    evictor = Evictor(megabytes)
+    modes = ("warm", "cold")
+    mix: dict = {mode: {} for mode in modes}  # kind -> [weighted calls, weighted µs]
+    out: dict = {}
+    for game in games or sorted(GAMES):
+        spent: dict = {mode: {} for mode in modes}  # kind -> [calls, µs]
+        for r in range(-1, rounds):  # round -1 loads the game's code and caches, uncounted
+            for mode in modes if r % 2 else modes[::-1]:
+                same = f"{seed}:{game}:{r}"
+                seeds = (hashlib.sha256(f"{same}:{i}".encode()).digest() for i in range(1 << 30))
+                counts: dict = {}
+                us = play(servicer, game, 1, random.Random(same), profile, seeds, counts,
+                          evictor if mode == "cold" else None)
+                if r < 0:
+                    continue
+                for kind, each in [*us.items(), ("all", sum(each * counts[k] for k, each in us.items()) /
+                                                 sum(counts[k] for k in us))]:
+                    n = sum(counts[k] for k in us) if kind == "all" else counts[kind]
+                    for totals, weight in ((spent[mode], 1), (mix[mode], GAME_WEIGHTS.get(game, 1))):
+                        entry = totals.setdefault(kind, [0.0, 0.0])
+                        entry[0] += weight * n
+                        entry[1] += weight * n * each
+        out[game] = _per_call(spent)
+    out["mix"] = _per_call(mix)
+    return out
+
+
+def _per_call(totals: dict) -> dict:
+    """{mode: {kind: µs a call, ..., "calls": calls of every kind}} of {mode: {kind: [calls, µs]}}."""
+    return {mode: {**{kind: round(us / n, 1) for kind, (n, us) in kinds.items() if n},
+                   "calls": round(kinds.get("all", (0,))[0], 1)} for mode, kinds in totals.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rounds", type=int, default=40, help="rounds per game")
     p.add_argument("--seed", type=int, default=3)
     p.add_argument("--memory", type=float, default=0, metavar="SECONDS")
+    p.add_argument("--evict", type=float, default=0, metavar="MB",
+                   help="compare each call warm and with MB of cache lines written over before it")
+    p.add_argument("--profile", choices=("games", "validate"), default="games")
     args = p.parse_args(argv)
+    if args.rounds < 1 or args.evict < 0:
+        p.error("--rounds must be at least 1 and --evict not negative")
     if args.memory:
         print(json.dumps(memory(args.memory, random.Random(args.seed))))
         return 0
+    if args.evict:
+        found = warm_and_cold(args.rounds, args.seed, args.evict, args.profile)
+        for game, modes in found.items():
+            if game == "mix":
+                continue
+            warm, cold = modes["warm"], modes["cold"]
+            print(f"{game:<10}" + "  ".join(f"{kind} {warm[kind]} -> {cold[kind]} us" for kind in warm
+                                            if kind != "calls"))
+        warm, cold = found["mix"]["warm"], found["mix"]["cold"]
+        print(f"the {args.profile} mix: " + "  ".join(f"{kind} {warm[kind]} -> {cold[kind]} us" for kind in warm
+                                                      if kind != "calls")
+              + f" ({cold['all'] / warm['all']:.2f}x with {args.evict:g} MB evicted before each call)")
+        print(json.dumps(found))
+        return 0
     stages_serve.install()
     servicer, rng = RefereeServicer(Sealer(KeyRing.generate())), random.Random(args.seed)
-    calls = {game: play(servicer, game, args.rounds, rng) for game in sorted(GAMES)}
+    calls = {game: play(servicer, game, args.rounds, rng, args.profile) for game in sorted(GAMES)}
     for game, us in calls.items():
         print(f"{game:<10}" + "  ".join(f"{name} {v} us" for name, v in us.items()))
     steps = stages_serve.report()

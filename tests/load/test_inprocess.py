@@ -1,0 +1,56 @@
+"""loadtest/inprocess.py: the cold-cache comparison (--evict)."""
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "loadtest"))
+import inprocess  # noqa: E402
+
+from referee.service.servicer import RefereeServicer  # noqa: E402
+from referee.service.token import KeyRing, Sealer  # noqa: E402
+
+
+def test_the_evictor_writes_one_byte_of_every_line_of_its_buffer():
+    evictor = inprocess.Evictor(0.01)  # 10,485 bytes: the last line is a partial one
+    size = len(evictor.buffer)
+    assert size % evictor.LINE
+    evictor.buffer[:] = b"\xff" * size
+    evictor()
+    assert all(evictor.buffer[i] == 0 for i in range(0, size, 64))
+    assert evictor.buffer.count(0) == -(-size // 64)  # nothing else written
+
+
+def test_eviction_runs_before_every_timed_call_and_outside_its_time():
+    servicer = RefereeServicer(Sealer(KeyRing.generate()), allow_caller_seed=True, time_source=lambda: 1.8e9)
+    calls = []
+
+    def evict():
+        calls.append(1)
+        sum(range(200_000))  # ~ms of CPU: a timed call that counted it would show it
+
+    counts = {}
+    seeds = iter(bytes([i]) * 32 for i in range(1, 1 << 8))
+    us = inprocess.play(servicer, "coushu", 1, random.Random(5), "validate", seeds, counts, evict)
+    assert len(calls) == sum(counts.values()) > 10
+    assert max(us.values()) < 1000  # a coushu call costs tens of µs; the eviction's ms are not in it
+
+
+def test_warm_and_cold_play_the_same_calls_and_weigh_the_mix_by_the_games():
+    found = inprocess.warm_and_cold(2, seed=7, megabytes=0.5, profile="validate", games=["coushu", "jielong"])
+    for game in ("coushu", "jielong"):
+        warm, cold = found[game]["warm"], found[game]["cold"]
+        assert warm["calls"] == cold["calls"] > 0  # the same rounds from the same seeds
+        assert set(warm) == set(cold) >= {"Validate", "LegalActions", "all"}
+    mix = found["mix"]["warm"]
+    assert mix["calls"] == found["coushu"]["warm"]["calls"] + found["jielong"]["warm"]["calls"]  # weights 1 each
+    low, high = sorted(found[g]["warm"]["all"] for g in ("coushu", "jielong"))
+    assert low <= mix["all"] <= high
+
+
+def test_bad_arguments_are_refused(capsys):
+    with pytest.raises(SystemExit) as exited:
+        inprocess.main(["--evict", "-1"])
+    assert exited.value.code == 2
+    assert "--evict" in capsys.readouterr().err
