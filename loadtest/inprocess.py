@@ -14,7 +14,7 @@ compare with a server under load):
 written over before every call (what a served call meets: gRPC's, the kernel's and the load
 client's memory in between), and prints both per call kind, and for the profile's mix of games:
 
-    .venv/bin/python loadtest/inprocess.py --evict 16 --rounds 4 --profile validate
+    .venv/bin/python loadtest/inprocess.py --evict 16 --rounds 4 --profile validate [--steps]
 
 ``--memory SECONDS`` instead plays rounds (a fifth of them MCR) for that long with no timers,
 then prints the process's peak RSS and how full each bounded cache is, and what 4,096 entries
@@ -151,7 +151,7 @@ def memory(seconds: float, rng: random.Random) -> dict:
     """Peak RSS after ``seconds`` of rounds, the fill of every lru cache, the state cache's size."""
     from referee.core.games.doudizhu import rules as doudizhu
     from referee.core.games.mcr import rules as mcr_game
-    from referee.service import convert, servicer as sv
+    from referee.service import convert
 
     servicer, rounds, start = RefereeServicer(Sealer(KeyRing.generate())), 0, time.monotonic()
     while time.monotonic() - start < seconds:
@@ -177,12 +177,17 @@ def memory(seconds: float, rng: random.Random) -> dict:
 
 
 def warm_and_cold(rounds: int, seed: int, megabytes: float, profile: str = "validate",
-                  games: list[str] | None = None) -> dict:
+                  games: list[str] | None = None, steps: bool = False) -> dict:
     """{game: {"warm"|"cold": {call kind: µs a call, "all": ..., "calls": n}}}, and under "mix":
     ``rounds`` rounds of each game, each played twice from the same seeds, so with the same
     calls: once warm and once with the caches evicted before every call (``Evictor``; which of
     the two goes first alternates). "mix" weighs the games as ``referee load`` deals them
-    (``runner.GAME_WEIGHTS``, by their calls)."""
+    (``runner.GAME_WEIGHTS``, by their calls). With ``steps``, the steps of ``stages_serve`` are
+    timed too (their timers add about a µs each to both): under "steps", {mode: {step: µs each}}
+    over the games."""
+    if steps:
+        stages_serve.install()
+    step_totals: dict = {"warm": {}, "cold": {}, "unused": {}}
     servicer = RefereeServicer(Sealer(KeyRing.generate()), allow_caller_seed=True, time_source=lambda: 1.8e9)
     evictor = Evictor(megabytes)
     modes = ("warm", "cold")
@@ -195,6 +200,7 @@ def warm_and_cold(rounds: int, seed: int, megabytes: float, profile: str = "vali
                 same = f"{seed}:{game}:{r}"
                 seeds = (hashlib.sha256(f"{same}:{i}".encode()).digest() for i in range(1 << 30))
                 counts: dict = {}
+                stages_serve._totals = step_totals[mode if r >= 0 else "unused"]
                 us = play(servicer, game, 1, random.Random(same), profile, seeds, counts,
                           evictor if mode == "cold" else None)
                 if r < 0:
@@ -208,7 +214,19 @@ def warm_and_cold(rounds: int, seed: int, megabytes: float, profile: str = "vali
                         entry[1] += weight * n * each
         out[game] = _per_call(spent)
     out["mix"] = _per_call(mix)
+    if steps:
+        out["steps"] = {mode: _per_step(totals) for mode, totals in step_totals.items() if mode != "unused"}
     return out
+
+
+def _per_step(totals: dict) -> dict:
+    """{step: µs each} of stages_serve's {(step, game): [calls, seconds]}, over the games."""
+    summed: dict = {}
+    for (step, _), (n, seconds) in totals.items():
+        entry = summed.setdefault(step, [0, 0.0])
+        entry[0] += n
+        entry[1] += seconds
+    return {step: round(1e6 * seconds / n, 1) for step, (n, seconds) in sorted(summed.items())}
 
 
 def _per_call(totals: dict) -> dict:
@@ -225,16 +243,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--evict", type=float, default=0, metavar="MB",
                    help="compare each call warm and with MB of cache lines written over before it")
     p.add_argument("--profile", choices=("games", "validate"), default="games")
+    p.add_argument("--steps", action="store_true", help="with --evict: time the steps of a call too")
+    p.add_argument("--games", default="", help="with --evict: comma-separated games (default: every one)")
     args = p.parse_args(argv)
     if args.rounds < 1 or args.evict < 0:
         p.error("--rounds must be at least 1 and --evict not negative")
+    games = [g for g in args.games.split(",") if g]
+    if set(games) - set(GAMES):
+        p.error(f"--games: no game {', '.join(sorted(set(games) - set(GAMES)))} (there are {', '.join(sorted(GAMES))})")
     if args.memory:
         print(json.dumps(memory(args.memory, random.Random(args.seed))))
         return 0
     if args.evict:
-        found = warm_and_cold(args.rounds, args.seed, args.evict, args.profile)
+        found = warm_and_cold(args.rounds, args.seed, args.evict, args.profile, games, steps=args.steps)
         for game, modes in found.items():
-            if game == "mix":
+            if game in ("mix", "steps"):
                 continue
             warm, cold = modes["warm"], modes["cold"]
             print(f"{game:<10}" + "  ".join(f"{kind} {warm[kind]} -> {cold[kind]} us" for kind in warm
@@ -243,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"the {args.profile} mix: " + "  ".join(f"{kind} {warm[kind]} -> {cold[kind]} us" for kind in warm
                                                       if kind != "calls")
               + f" ({cold['all'] / warm['all']:.2f}x with {args.evict:g} MB evicted before each call)")
+        for step, each in found.get("steps", {}).get("warm", {}).items():
+            print(f"  {step:<40} {each} -> {found['steps']['cold'][step]} us")
         print(json.dumps(found))
         return 0
     stages_serve.install()

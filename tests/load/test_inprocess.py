@@ -1,11 +1,14 @@
 """loadtest/inprocess.py: the cold-cache comparison (--evict)."""
+import json
 import random
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "loadtest"))
+SCRIPT = Path(__file__).resolve().parents[2] / "loadtest" / "inprocess.py"
+sys.path.insert(0, str(SCRIPT.parent))
 import inprocess  # noqa: E402
 
 from referee.service.servicer import RefereeServicer  # noqa: E402
@@ -54,3 +57,22 @@ def test_bad_arguments_are_refused(capsys):
         inprocess.main(["--evict", "-1"])
     assert exited.value.code == 2
     assert "--evict" in capsys.readouterr().err
+
+
+def test_the_steps_are_timed_warm_and_cold_when_asked():
+    """Run apart: the step timers wrap the servicer's and the games' methods for good."""
+    run = subprocess.run([sys.executable, str(SCRIPT), "--evict",
+                          "0.5", "--rounds", "1", "--profile", "validate", "--games", "coushu", "--steps"],
+                         capture_output=True, text=True, check=True)
+    found = json.loads(run.stdout.strip().splitlines()[-1])
+    assert set(found) == {"coushu", "mix", "steps"}
+    warm, cold = found["steps"]["warm"], found["steps"]["cold"]
+    assert set(warm) == set(cold) >= {"rules.check", "rules.apply", "views (core + conversion)", "encrypt"}
+    assert all(v > 0 for v in [*warm.values(), *cold.values()])
+
+
+def test_an_unknown_game_is_refused(capsys):
+    with pytest.raises(SystemExit) as exited:
+        inprocess.main(["--evict", "1", "--games", "coushu,nosuch"])
+    assert exited.value.code == 2
+    assert "no game nosuch" in capsys.readouterr().err
