@@ -200,18 +200,17 @@ def warm_and_cold(rounds: int, seed: int, megabytes: float, profile: str = "vali
                 same = f"{seed}:{game}:{r}"
                 seeds = (hashlib.sha256(f"{same}:{i}".encode()).digest() for i in range(1 << 30))
                 counts: dict = {}
-                stages_serve._totals = step_totals[mode if r >= 0 else "unused"]
+                if steps:
+                    stages_serve._totals = step_totals[mode if r >= 0 else "unused"]
                 us = play(servicer, game, 1, random.Random(same), profile, seeds, counts,
                           evictor if mode == "cold" else None)
                 if r < 0:
                     continue
-                for kind, each in [*us.items(), ("all", sum(each * counts[k] for k, each in us.items()) /
-                                                 sum(counts[k] for k in us))]:
-                    n = sum(counts[k] for k in us) if kind == "all" else counts[kind]
+                for kind, each in us.items():
                     for totals, weight in ((spent[mode], 1), (mix[mode], GAME_WEIGHTS.get(game, 1))):
-                        entry = totals.setdefault(kind, [0.0, 0.0])
-                        entry[0] += weight * n
-                        entry[1] += weight * n * each
+                        entry = totals.setdefault(kind, [0, 0.0])
+                        entry[0] += weight * counts[kind]
+                        entry[1] += weight * counts[kind] * each
         out[game] = _per_call(spent)
     out["mix"] = _per_call(mix)
     if steps:
@@ -230,9 +229,14 @@ def _per_step(totals: dict) -> dict:
 
 
 def _per_call(totals: dict) -> dict:
-    """{mode: {kind: µs a call, ..., "calls": calls of every kind}} of {mode: {kind: [calls, µs]}}."""
-    return {mode: {**{kind: round(us / n, 1) for kind, (n, us) in kinds.items() if n},
-                   "calls": round(kinds.get("all", (0,))[0], 1)} for mode, kinds in totals.items()}
+    """{mode: {kind: µs a call, ..., "all": µs a call of every kind, "calls": their number}} of
+    {mode: {kind: [calls, µs]}}."""
+    out = {}
+    for mode, kinds in totals.items():
+        calls, spent = sum(n for n, _ in kinds.values()), sum(us for _, us in kinds.values())
+        out[mode] = {**{kind: round(us / n, 1) for kind, (n, us) in kinds.items() if n},
+                     "all": round(spent / calls, 1) if calls else 0.0, "calls": calls}
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -265,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
         warm, cold = found["mix"]["warm"], found["mix"]["cold"]
         print(f"the {args.profile} mix: " + "  ".join(f"{kind} {warm[kind]} -> {cold[kind]} us" for kind in warm
                                                       if kind != "calls")
-              + f" ({cold['all'] / warm['all']:.2f}x with {args.evict:g} MB evicted before each call)")
+              + f" ({cold['all'] / warm['all']:.2f}x with {args.evict:g} MB written over before each call)")
         for step, each in found.get("steps", {}).get("warm", {}).items():
             print(f"  {step:<40} {each} -> {found['steps']['cold'][step]} us")
         print(json.dumps(found))
