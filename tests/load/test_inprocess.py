@@ -25,19 +25,27 @@ def test_the_evictor_writes_one_byte_of_every_line_of_its_buffer():
     assert evictor.buffer.count(0) == -(-size // 64)  # nothing else written
 
 
-def test_eviction_runs_before_every_timed_call_and_outside_its_time():
-    servicer = RefereeServicer(Sealer(KeyRing.generate()), allow_caller_seed=True, time_source=lambda: 1.8e9)
-    calls = []
+def test_eviction_runs_before_every_timed_call_and_outside_its_time(monkeypatch):
+    class Clock:  # thread CPU that an eviction moves on by an hour, and each reading by a µs
+        now = 0.0
+
+        def thread_time(self):
+            self.now += 1e-6
+            return self.now
+
+    clock, evictions = Clock(), []
 
     def evict():
-        calls.append(1)
-        sum(range(200_000))  # ~ms of CPU: a timed call that counted it would show it
+        evictions.append(clock.now)
+        clock.now += 3600
 
+    monkeypatch.setattr(inprocess, "time", clock)
+    servicer = RefereeServicer(Sealer(KeyRing.generate()), allow_caller_seed=True, time_source=lambda: 1.8e9)
     counts = {}
     seeds = iter(bytes([i]) * 32 for i in range(1, 1 << 8))
     us = inprocess.play(servicer, "coushu", 1, random.Random(5), "validate", seeds, counts, evict)
-    assert len(calls) == sum(counts.values()) > 10
-    assert max(us.values()) < 1000  # a coushu call costs tens of µs; the eviction's ms are not in it
+    assert len(evictions) == sum(counts.values()) > 10
+    assert us and all(v == 1.0 for v in us.values())  # start and end read one µs apart: no hour inside
 
 
 def test_warm_and_cold_play_the_same_calls_and_weigh_the_mix_by_the_games():
