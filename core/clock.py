@@ -67,8 +67,7 @@ class Clock(NamedTuple):
 
 def start(game, state, settings: ClockSettings, now: int, autoplay: int = 0) -> Clock:
     """The clock of a freshly dealt ``state``."""
-    fresh = Clock(settings, (0,) * state.num_seats, now, autoplay)
-    return _deadlines(game, fresh, None, state, -1, now)
+    return _deadlines(game, Clock(settings, (), now, autoplay), None, state, -1, now)  # every seat's set there
 
 
 def advance(game, clock: Clock, before, after, actor: int, now: int) -> Clock:
@@ -96,7 +95,7 @@ def _deadlines(game, clock: Clock, before, after, actor: int, now: int) -> Clock
             if limit.from_window and simultaneous_before:
                 # from the window's opening; a window closed past its deadlines (the platform was
                 # late) does not shorten the seat's time: the delay is added
-                base = clock.opened + max(0, now - max(clock.deadlines, default=0)) if any(clock.deadlines) else now
+                base = clock.opened + max(0, now - max(clock.deadlines)) if any(clock.deadlines) else now
             deadlines[seat] = base + limit.ms
     return clock._replace(deadlines=tuple(deadlines), opened=clock.opened if kept else now)
 

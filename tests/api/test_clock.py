@@ -255,6 +255,24 @@ def test_a_token_without_a_clock_record_still_opens():
     assert table.state == state and not table.clock.deadlines and isinstance(table, Table)
 
 
+def test_a_move_on_a_token_without_a_clock_record_is_never_late(clocked):
+    """A token sealed before the clock has no deadlines, so its moves are in time whenever they
+    come (not TOO_LATE against a deadline of 0 or of any other made-up value)."""
+    from referee.service.credentials import OWNER, Credentials
+    from referee.service.token import Sealer
+
+    _, stub = clocked
+    game = get_game("doudizhu")
+    state = game.deal(game.make_options(), b"old", b"")
+    table = bytes(16)
+    token = Sealer(KEYS).seal(game.id, 0, game.pack(state), table, flags=1, size=game.state_bytes)
+    owner = (bearer(Credentials(KEYS).make(table, OWNER)),)
+    seat = state.to_act[0]
+    legal = stub.LegalActions(pb.LegalActionsRequest(state=token, seat=seat), metadata=owner)
+    reply = stub.Play(pb.PlayRequest(state=token, action=legal.actions[0].action), metadata=owner)
+    assert [a.seat for a in reply.applied] == [seat] and reply.seq == 1
+
+
 def test_autoplay_is_kept_by_the_next_round_and_played_inside_its_deal(clocked):
     """Every seat on autoplay: the owner's call plays the whole round; the next round of the match
     keeps the seats on autoplay, and its Deal plays it at once, its record in `applied`."""

@@ -82,3 +82,12 @@ def test_the_record_keeps_the_settings_the_autoplay_mask_and_every_seat():
     clock = clocks.start(game, state, ClockSettings("seconds", 3600), T0, autoplay=0b1000001)
     assert clocks.unpack(game, clocks.pack(game, clock), 7) == clock
     assert game.time_limit(state, state.to_act[0], clock.settings) == Limit(3_600_000)
+
+
+def test_a_seat_the_record_does_not_hold_has_no_deadline():
+    """0: a spectator (-1), a seat past the record, and every seat of a token sealed before the
+    clock (no record: no deadlines)."""
+    clock = clocks.Clock(SECONDS, (T0 + 1, T0 + 2))
+    assert [clock.deadline(s) for s in (-1, 0, 1, 2)] == [0, T0 + 1, T0 + 2, 0]
+    assert clocks.Clock().deadline(0) == 0 and not clocks.Clock().expired(
+        get_game("doudizhu").deal(get_game("doudizhu").make_options(), b"clock", b""), T0, 0)
