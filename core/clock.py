@@ -67,7 +67,7 @@ class Clock(NamedTuple):
 
 def start(game, state, settings: ClockSettings, now: int, autoplay: int = 0) -> Clock:
     """The clock of a freshly dealt ``state``."""
-    return _deadlines(game, Clock(settings, (), now, autoplay), None, state, -1, now)  # every seat's set there
+    return _deadlines(game, Clock(settings, (), now, autoplay), None, state, None, now)  # every seat's set there
 
 
 def advance(game, clock: Clock, before, after, actor: int, now: int) -> Clock:
@@ -75,7 +75,8 @@ def advance(game, clock: Clock, before, after, actor: int, now: int) -> Clock:
     return _deadlines(game, clock, before, after, actor, now)
 
 
-def _deadlines(game, clock: Clock, before, after, actor: int, now: int) -> Clock:
+def _deadlines(game, clock: Clock, before, after, actor: int | None, now: int) -> Clock:
+    """The clock of ``after`` (reached from ``before`` by ``actor``'s action; a deal: None, None)."""
     n = after.num_seats
     deadlines = [0] * n
     kept = False

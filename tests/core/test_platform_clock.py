@@ -2,6 +2,8 @@
 gets a new deadline, who keeps one, a window closed late, autoplay and settings in the record."""
 from __future__ import annotations
 
+import pytest
+
 from referee.core import clock as clocks
 from referee.core.clock import ClockSettings, Limit
 from referee.core.game import Action
@@ -91,3 +93,30 @@ def test_a_seat_the_record_does_not_hold_has_no_deadline():
     assert [clock.deadline(s) for s in (-1, 0, 1, 2)] == [0, T0 + 1, T0 + 2, 0]
     assert clocks.Clock().deadline(0) == 0 and not clocks.Clock().expired(
         get_game("doudizhu").deal(get_game("doudizhu").make_options(), b"clock", b""), T0, 0)
+
+
+def test_a_decision_still_open_keeps_the_time_it_opened():
+    """比大小: after the first answer the other seat still answers the decision opened at the
+    deal, so the record's opening stays the deal's time (a limit counted from the window's opening
+    reads it)."""
+    game = get_game("bidaxiao")
+    state = game.deal(game.make_options(), b"clock", b"")
+    clock = clocks.start(game, state, SECONDS, T0)
+    first = state.to_act[0]
+    after, _ = game.apply(state, game.default_action(state, first))
+    clock = clocks.advance(game, clock, state, after, first, T0 + 1_000)
+    assert clock.opened == T0 and len(after.to_act) == 1
+
+
+def test_the_record_is_version_1_byte_for_byte():
+    """Tokens sealed by this release carry this record (version 1): a server of a later release
+    must open them, so its layout is pinned: version u8, mode u8, seconds u16, autoplay u8,
+    opened i64, then 8 deadlines i64, big-endian."""
+    game = get_game("doudizhu")
+    literal = (bytes([1, 1]) + (10).to_bytes(2, "big") + bytes([0b100]) + (T0 - 5).to_bytes(8, "big")
+               + T0.to_bytes(8, "big") + bytes(8 * 7))
+    clock = clocks.Clock(SECONDS, (T0, 0, 0), T0 - 5, 0b100)
+    assert clocks.RECORD_BYTES == len(literal) and clocks.pack(game, clock) == literal
+    assert clocks.unpack(game, literal, 3) == clock
+    with pytest.raises(ValueError):
+        clocks.unpack(game, bytes([2]) + literal[1:], 3)

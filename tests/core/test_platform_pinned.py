@@ -548,3 +548,32 @@ def test_decision_window_asks_only_seats_in_a_token():
                        fields={"window.answers": Seq(OneOf(None, Index(3, 0)), "seats")})
     assert codec.conforms(S(Window.open((1, 3)))) == []
     assert codec.conforms(S(Window((-1,), (None,))))  # an asked seat is a seat, never -1
+
+
+def test_game_the_default_action_passes_where_the_seat_may_pass_else_takes_the_first_legal():
+    """Game.default_action (a timeout, autoplay): PASS whenever it is legal, even listed after
+    plays; otherwise the first legal action. Checked along random rounds of every game that
+    keeps the platform's default, at states where PASS and other actions are both legal."""
+    import random
+
+    from referee.core.game import PASS, Game
+
+    games = [g for g in GAMES.values() if type(g).default_action is Game.default_action]
+    assert {"gouji", "q783", "chuanpai"} <= {g.id for g in games}
+    rng_, both = random.Random(11), 0
+    for game in games:
+        for r in range(3):
+            state = game.deal(game.make_options(), f"default {r}".encode(), b"")
+            for _ in range(400):
+                if state.finished:
+                    break
+                seat = state.to_act[0]
+                legal = [a for a, _ in game.legal_actions(state, seat)]
+                chosen = game.default_action(state, seat)
+                if any(a.kind == PASS for a in legal):
+                    assert chosen.kind == PASS, (game.id, legal)
+                    both += any(a.kind != PASS for a in legal)
+                else:
+                    assert chosen == legal[0], game.id
+                state, _ = game.apply(state, rng_.choice(legal))
+    assert both > 20  # the states that tell a PASS from the first play were met
