@@ -140,7 +140,7 @@ def test_decisions_a_window_opened_at_the_step_before_its_first_answer():
     """A sealed answer belongs to the decision awaited: the window opened at the step where no
     asked seat had answered yet, and stays at it while answers come in."""
     from referee.core.games.bidaxiao.rules import BIDAXIAO
-    from referee.core.game import PLAY, Action
+    from referee.core.game import PLAY
 
     state = BIDAXIAO.deal(BIDAXIAO.make_options(), b"window", b"", 3)
     phase = BIDAXIAO.phases[state.phase]
