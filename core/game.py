@@ -701,9 +701,9 @@ class Game:
     def deal_record_keys(self, seats: int) -> tuple[frozenset, frozenset]:
         """The keys ``dealt`` answers for a round of ``seats`` seats, as declared: its cards'
         (a per-seat key once a seat) and its values'."""
-        cards = frozenset(f"{name}{seat}" if key.per_seat else name for name, key in self.deal_cards.items()
-                          for seat in (range(seats) if key.per_seat else (0,)))
-        return cards, frozenset(self.deal_values)
+        cards = {name for name, key in self.deal_cards.items() if not key.per_seat}
+        cards.update(f"{name}{seat}" for name, key in self.deal_cards.items() if key.per_seat for seat in range(seats))
+        return frozenset(cards), frozenset(self.deal_values)
 
     # --- capabilities (optional): stateless helpers -------------------------------------------
     def classify(self, cards_text: str, options) -> list[Combo]:
