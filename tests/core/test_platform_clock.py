@@ -6,6 +6,7 @@ import pytest
 
 from referee.core import clock as clocks
 from referee.core.clock import ClockSettings, Limit
+from referee.core.errors import InvalidAction
 from referee.core.game import Action
 from referee.core.registry import get_game
 
@@ -120,3 +121,39 @@ def test_the_record_is_version_1_byte_for_byte():
     assert clocks.unpack(game, literal, 3) == clock
     with pytest.raises(ValueError):
         clocks.unpack(game, bytes([2]) + literal[1:], 3)
+
+
+def test_a_seat_without_a_deadline_never_expires():
+    """Only a deadline that passed counts (a seat with none, 0, is never late, however late it is)."""
+    game = get_game("bidaxiao")
+    state = game.deal(game.make_options(), b"clock", b"")
+    assert set(state.to_act) == {0, 1}
+    clock = clocks.Clock(SECONDS, (0, T0))
+    assert clock.expired(state, T0 + 60_000, 500) == (1,)
+    assert clock.expired(state, T0 + 500, 500) == ()  # within the tolerance
+
+
+def test_a_fresh_clock_puts_on_autoplay_only_the_seats_it_is_told():
+    game = get_game("doudizhu")
+    state = game.deal(game.make_options(), b"clock", b"")
+    assert clocks.start(game, state, SECONDS, T0).autoplay == 0
+    assert clocks.start(game, state, SECONDS, T0, autoplay=0b101).autoplay == 0b101
+
+
+def test_the_platform_gives_no_limit_for_a_mode_it_does_not_know():
+    """Game.time_limit: ``seconds`` is the platform's; a game's own mode is the game's to time
+    (a game that names one and does not time it gives no deadline)."""
+    game = get_game("doudizhu")
+    state = game.deal(game.make_options(), b"clock", b"")
+    seat = state.to_act[0]
+    assert game.time_limit(state, seat, SECONDS) == Limit(10_000)
+    assert game.time_limit(state, seat, ClockSettings("a game's own", 10)) == Limit(0)
+
+
+def test_clock_seconds_runs_from_1_to_3600():
+    game = get_game("doudizhu")
+    for seconds in (1, 3600):
+        game.make_options(overrides={"clock": "seconds", "clock_seconds": seconds})  # accepted
+    for seconds in (0, 3601):
+        with pytest.raises(InvalidAction):
+            game.make_options(overrides={"clock": "seconds", "clock_seconds": seconds})
