@@ -67,7 +67,7 @@ class Clock(NamedTuple):
 
 def start(game, state, settings: ClockSettings, now: int, autoplay: int = 0) -> Clock:
     """The clock of a freshly dealt ``state``."""
-    return _deadlines(game, Clock(settings, (), now, autoplay), None, state, None, now)  # every seat's set there
+    return _deadlines(game, Clock(settings, (), now, autoplay), None, state, None, now)  # it sets every seat's
 
 
 def advance(game, clock: Clock, before, after, actor: int, now: int) -> Clock:
