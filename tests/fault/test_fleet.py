@@ -185,7 +185,20 @@ class Fleet:
         try:
             return self.procs[i].wait(timeout)
         except subprocess.TimeoutExpired:
-            pytest.fail(f"server {i} still running {timeout:.0f} s after the signal")
+            pytest.fail(f"server {i} still running {timeout:.0f} s after the signal\n{self.stacks(self.procs[i])}"
+                        f"\nits log:\n{self.tail(self.procs[i])}")
+
+    @staticmethod
+    def stacks(proc: subprocess.Popen) -> str:
+        """Where a process that does not exit is stuck: py-spy's dump of its threads, when it can."""
+        pyspy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
+        if pyspy is None:
+            return "(no py-spy to show its threads)"
+        try:
+            dump = subprocess.run([pyspy, "dump", "--pid", str(proc.pid)], capture_output=True, text=True, timeout=30)
+        except subprocess.TimeoutExpired:
+            return "(py-spy dump timed out)"
+        return f"its threads (py-spy dump):\n{dump.stdout[-6000:]}{dump.stderr[-1000:]}"
 
     def tail(self, proc: subprocess.Popen) -> str:
         log = self.logs[self.started.index(proc)]
